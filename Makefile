@@ -1,0 +1,58 @@
+# Two commands: `make run` and `make test`. Both install what they need on a
+# fresh Debian machine (apt via sudo when not root; a Python venv for browser tests).
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
+TEST_PACKAGES   := chromium fonts-dejavu-core
+PYTHON          ?= python3
+VENV            := .venv
+SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PORT            ?= 8080
+SWIFT_FLAGS     ?=
+
+# Installs only what dpkg says is missing, so a second run is quiet and quick.
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing system packages: $$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+.PHONY: run test deps test-deps build swift-test e2e bench clean
+
+deps:
+	$(call apt_install,$(SYSTEM_PACKAGES))
+
+test-deps: deps $(VENV)/.installed
+	$(call apt_install,$(TEST_PACKAGES))
+
+$(VENV)/.installed: Tests/e2e/requirements.txt
+	@$(PYTHON) -m venv $(VENV)
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
+	@touch $@
+
+build: deps
+	swift build $(SWIFT_FLAGS)
+
+run: build
+	swift run $(SWIFT_FLAGS) dragboard --port $(PORT)
+
+swift-test: deps
+	swift test $(SWIFT_FLAGS)
+
+e2e: test-deps build
+	$(VENV)/bin/pytest -q Tests/e2e
+
+test: test-deps
+	swift build $(SWIFT_FLAGS)
+	swift test $(SWIFT_FLAGS)
+	$(VENV)/bin/pytest -q Tests/e2e
+
+bench: deps
+	swift run -c release DragboardBench
+
+clean:
+	rm -rf .build $(VENV)

@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Dragboard",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "DragAndDrop", targets: ["DragAndDrop"]),
+        .library(name: "Dragboard", targets: ["Dragboard"]),
+        .executable(name: "dragboard", targets: ["dragboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "DragAndDrop", swiftSettings: swiftSettings),
+        .target(
+            name: "Dragboard",
+            dependencies: [
+                "MicroHTTP",
+                "DragAndDrop",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "dragboard",
+            dependencies: [
+                "Dragboard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "DragboardBench",
+            dependencies: ["DragAndDrop", "Dragboard"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard"], swiftSettings: swiftSettings),
+    ]
+)

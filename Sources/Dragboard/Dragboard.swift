@@ -1,0 +1,3 @@
+import MicroHTTP
+import DragAndDrop
+enum DragboardPlaceholder {}

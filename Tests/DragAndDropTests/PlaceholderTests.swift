@@ -1,0 +1,4 @@
+import Testing
+@testable import DragAndDrop
+
+@Test func placeholder() { #expect(true) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Dragboard
+
+@Test func placeholder() { #expect(true) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import MicroHTTP
+
+@Test func placeholder() { #expect(true) }
