@@ -1,0 +1,53 @@
+import Foundation
+
+/// The destination side of a drag, like `UIDropSession`.
+///
+/// Types are visible during the whole hover; data only while a drop is performed.
+public struct DropSession: Sendable {
+    /// The items, in the order they should be placed.
+    public let items: [DragItem]
+    /// The drag session when the drag started in this app (same origin, any window); nil for
+    /// drags from another app or origin — which can only be copied.
+    public let localDragSession: DragSession?
+    /// The type graph used for conformance questions.
+    public let registry: TypeRegistry
+    /// Whether the user holds the copy modifier (Alt on Linux and Windows, Option on macOS).
+    public internal(set) var isCopyModifierPressed: Bool = false
+    /// True only inside perform-drop, the one place data may be loaded.
+    public internal(set) var isPerformingDrop: Bool = false
+
+    public init(items: [DragItem], localDragSession: DragSession?, registry: TypeRegistry = .standard) {
+        self.items = items
+        self.localDragSession = localDragSession
+        self.registry = registry
+    }
+
+    /// Whether a move is possible at all: only inside the app that started the drag, and only when its delegate allows it.
+    public var allowsMoveOperation: Bool { localDragSession?.allowsMoveOperation ?? false }
+
+    /// True if at least one item has a representation conforming to one of `typeIdentifiers`.
+    public func hasItemsConforming(toTypeIdentifiers typeIdentifiers: [TypeIdentifier]) -> Bool {
+        items.contains { item in typeIdentifiers.contains { item.itemProvider.hasItemConforming(toTypeIdentifier: $0, in: registry) } }
+    }
+
+    /// True if at least one item can be read as `Object`.
+    public func canLoadObjects<Object: ItemProviderReading>(ofClass type: Object.Type) -> Bool {
+        items.contains { $0.itemProvider.canLoadObject(ofClass: type, in: registry) }
+    }
+
+    /// Loads every item that can be read as `Object`, in item order.
+    ///
+    /// Available only while a drop is performed. `progress` receives the aggregate fraction
+    /// (0…1) over all loaded items.
+    public func loadObjects<Object: ItemProviderReading>(
+        ofClass type: Object.Type, progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) throws -> [Object] {
+        guard isPerformingDrop else { throw DragAndDropError.dataNotAvailable }
+        let loadable = items.compactMap { $0.itemProvider.representation(conformingTo: Object.readableTypeIdentifiers, in: registry) }
+        let aggregate = AggregateProgress(count: loadable.count, report: progress)
+        return try loadable.enumerated().map { index, representation in
+            let data = try representation.load(LoadProgress { done, total in aggregate.update(index, done: done, total: total) })
+            return try Object.object(withItemProviderData: data, typeIdentifier: representation.typeIdentifier)
+        }
+    }
+}

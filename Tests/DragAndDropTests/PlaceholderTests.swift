@@ -1,4 +1,0 @@
-import Testing
-@testable import DragAndDrop
-
-@Test func placeholder() { #expect(true) }
