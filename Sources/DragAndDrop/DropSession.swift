@@ -51,3 +51,14 @@ public struct DropSession: Sendable {
         }
     }
 }
+
+extension DropSession {
+    /// Loads one item as `Object`, or nil when it has no such representation.
+    /// Available only while a drop is performed, like `NSItemProvider.loadObject(ofClass:)` in perform-drop.
+    public func loadObject<Object: ItemProviderReading>(ofClass type: Object.Type, from item: DropItem, progress: LoadProgress = LoadProgress()) throws -> Object? {
+        guard isPerformingDrop else { throw DragAndDropError.dataNotAvailable }
+        guard let representation = item.dragItem.itemProvider.representation(conformingTo: Object.readableTypeIdentifiers, in: registry) else { return nil }
+        let data = try representation.load(progress)
+        return try Object.object(withItemProviderData: data, typeIdentifier: representation.typeIdentifier)
+    }
+}

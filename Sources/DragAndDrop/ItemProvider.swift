@@ -109,3 +109,17 @@ public final class LoadProgress: Sendable {
     /// Reports that all `total` units are done.
     public func complete(_ total: Int64) { report(total, total) }
 }
+
+extension ItemProvider {
+    /// The representations that may leave the app, as (MIME type, bytes) in fidelity order.
+    ///
+    /// This is the drag source writing its own data: the browser's DataTransfer can only be
+    /// filled synchronously at drag start, so a server pre-renders what a row offers.
+    /// `ownProcess` representations and types without a MIME type are never included.
+    public func publicRepresentations(in registry: TypeRegistry) throws -> [(mimeType: String, data: Data)] {
+        try representations.compactMap { representation in
+            guard representation.visibility == .all, let mimeType = registry.mimeType(for: representation.typeIdentifier) else { return nil }
+            return (mimeType, try representation.load(LoadProgress()))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import DragAndDrop
+import Foundation
+
+/// A cat takes toys: moved between cats (copied with the copy modifier or from another app);
+/// people are forbidden with a reason; anything else from this app is cancelled.
+struct CatDropDelegate: ListDropDelegate {
+    var name: String
+
+    func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
+        if session.hasItemsConforming(toTypeIdentifiers: [BoardTypes.person]) {
+            return .forbidden("\(name) only plays with toys, not with people")
+        }
+        let isToy = session.allItemsConform(to: [BoardTypes.toy])
+        guard isToy || session.localDragSession == nil else { return .cancel }
+        guard session.canLoadObjects(ofClass: String.self) else { return .cancel }
+        let operation: DropOperation = session.isCopyModifierPressed ? .copy : .move
+        return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
+    }
+
+    func performDrop(in list: ListTarget, with coordinator: inout DropCoordinator) throws {
+        try coordinator.placeAll(in: list, externalKind: .toy)
+    }
+}

@@ -1,0 +1,21 @@
+import DragAndDrop
+import Foundation
+
+/// Apple's table-view sample: from this list one row moves and several cancel; from anywhere
+/// else rows are copied; below the last row they are appended.
+struct PlacesDropDelegate: ListDropDelegate {
+    func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
+        session.canLoadObjects(ofClass: String.self)
+    }
+
+    func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
+        let fromHere = session.dragSource?.listID == list.id
+        if fromHere && session.items.count > 1 { return .cancel }
+        let operation: DropOperation = fromHere && !session.isCopyModifierPressed ? .move : .copy
+        return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
+    }
+
+    func performDrop(in list: ListTarget, with coordinator: inout DropCoordinator) throws {
+        try coordinator.placeAll(in: list, externalKind: .place)
+    }
+}

@@ -1,0 +1,74 @@
+import DragAndDrop
+import Foundation
+
+extension BoardService {
+    /// `drop`: the engine decides again against the current state, the delegate places the
+    /// items, and the placements are applied in the same write transaction as the operation id
+    /// — a retried drop answers the stored response and changes nothing.
+    func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
+        guard request.op.count >= 8, request.op.count <= 64, request.op.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw DragboardError.badRequest("op must be 8 to 64 letters, digits or dashes")
+        }
+        let target = try request.target.id
+        var location = try request.location?.dropLocation ?? .noRow
+        let fingerprint = try Self.json(Fingerprint(token: token, request: request))
+        var changed = false
+        let result = try store.perform(operationID: request.op, fingerprint: fingerprint) { tx in
+            let entry = try sessions.entry(token, owner: owner)
+            return try entry.engine.withLock { engine in
+                var working = engine
+                if tx.baseVersion != request.version {
+                    location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
+                    try checkDraggedItemsUnmoved(working.dropSession, tx: tx)
+                }
+                working.updateTargets(try tx.dropTargets())
+                working.setCopyModifierPressed(request.copy ?? false)
+                let response: BoardAPI.DropResponse
+                switch try working.drop(on: target, at: location, shownOperation: request.shown) {
+                case .refuse(let proposal):
+                    response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: proposal.reason,
+                                                     message: proposal.reason ?? "Nothing was dropped.", target: request.target,
+                                                     version: tx.baseVersion, changes: [])
+                case .perform(let result):
+                    let applied = try apply(result, session: working.dropSession, tx: tx)
+                    working.conclude()
+                    changed = !applied.changes.isEmpty
+                    response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
+                                                     message: applied.message, target: request.target,
+                                                     version: changed ? tx.newVersion : tx.baseVersion, changes: applied.changes)
+                }
+                engine = working
+                return try Self.json(response)
+            }
+        }
+        if changed && !result.replayed {
+            live.broadcast(event: "changes", version: result.version, json: result.response)
+        }
+        return result.response
+    }
+
+    /// What makes two drop requests the same operation.
+    private struct Fingerprint: Encodable {
+        var token: String
+        var request: BoardAPI.DropRequest
+    }
+
+    /// A stale view pointed at a row by index; find that row again by its id.
+    private func rebase(_ location: DropLocation, hoveredItem: String?, target: DropTargetID, tx: BoardTransaction) throws -> DropLocation {
+        guard case .row(_, let fraction) = location, case .list(let listID) = target else { return location }
+        guard let hoveredItem, let index = try tx.index(of: hoveredItem, in: listID) else {
+            throw DragboardError.conflict("the row you dropped on has changed since your view; the board was refreshed")
+        }
+        return .row(index, fraction: fraction)
+    }
+
+    /// Items dragged from this app must still be where the drag found them.
+    private func checkDraggedItemsUnmoved(_ session: DropSession, tx: BoardTransaction) throws {
+        guard let source = session.dragSource else { return }
+        for case let id as String in session.items.compactMap(\.localObject) {
+            guard let item = try? tx.item(id), item.listID == source.listID, item.containerID == nil else {
+                throw DragboardError.conflict("an item you dragged was moved by someone else; the board was refreshed")
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import DragAndDrop
+import Foundation
+import Logging
+
+/// The board: store, renderer, drag sessions and live viewers, with one method per request.
+/// Route handlers decode and guard; everything here is the app's behaviour.
+public final class BoardService: Sendable {
+    public let store: BoardStore
+    public let renderer: BoardRenderer
+    public let sessions: DragSessions
+    public let live: LiveHub
+    let logger: Logger
+
+    public init(store: BoardStore, renderer: BoardRenderer, sessions: DragSessions = DragSessions(), live: LiveHub = LiveHub(), logger: Logger) {
+        self.store = store
+        self.renderer = renderer
+        self.sessions = sessions
+        self.live = live
+        self.logger = logger
+    }
+
+    /// The whole page for a viewer holding `csrf`.
+    func page(csrf: String) throws -> String {
+        renderer.page(try store.snapshot(), csrf: csrf)
+    }
+
+    /// Every list, rendered: how a browser that missed a version catches up.
+    func board() throws -> BoardAPI.BoardResponse {
+        let snapshot = try store.snapshot()
+        return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
+            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)))
+        })
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

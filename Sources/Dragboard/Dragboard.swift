@@ -1,3 +1,0 @@
-import MicroHTTP
-import DragAndDrop
-enum DragboardPlaceholder {}

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import MicroHTTP
+
+/// The whole app: the board service behind the HTTP server, with static files.
+public final class DragboardApp: Sendable {
+    /// Where things are and how to listen.
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        public var databasePath = "dragboard.sqlite"
+        public var publicDirectory = "Public"
+        public var templatesDirectory = "Templates"
+
+        public init() {}
+    }
+
+    public let service: BoardService
+    public let server: HTTPServer
+
+    public init(options: Options, logger: Logger) async throws {
+        let store = try BoardStore(path: options.databasePath)
+        try DemoBoard.seed(store)
+        let renderer = try await BoardRenderer(templatesDirectory: options.templatesDirectory)
+        service = BoardService(store: store, renderer: renderer, logger: logger)
+        var router = Router()
+        router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
+        service.addRoutes(to: &router)
+        var configuration = HTTPServer.Configuration()
+        configuration.host = options.host
+        configuration.port = options.port
+        server = HTTPServer(configuration: configuration, router: router, logger: logger)
+    }
+
+    /// Starts listening; ``port`` is then the bound port.
+    public func start() throws {
+        try server.start()
+    }
+
+    public var port: Int { server.port }
+
+    /// Ends every live stream, then stops the server.
+    public func stop() {
+        server.stop()
+    }
+}

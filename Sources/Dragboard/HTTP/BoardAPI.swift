@@ -1,0 +1,165 @@
+import DragAndDrop
+import Foundation
+
+/// The JSON the browser and the server exchange. Field names are short: this is a wire format.
+enum BoardAPI {
+    /// A drop target: `{"list": "cat-1"}` or `{"zone": "label"}`.
+    struct Target: Codable, Hashable {
+        var list: String?
+        var zone: String?
+
+        var id: DropTargetID {
+            get throws {
+                switch (list, zone) {
+                case (let list?, nil): return .list(list)
+                case (nil, let zone?): return .zone(zone)
+                default: throw DragboardError.badRequest("a target names exactly one of list or zone")
+                }
+            }
+        }
+
+        init(_ id: DropTargetID) {
+            switch id {
+            case .list(let list): self.list = list
+            case .zone(let zone): self.zone = zone
+            }
+        }
+    }
+
+    /// Where the pointer is: over row `row` at `fraction` of its height, or over no row.
+    /// `item` is the hovered row's id: a stale view is rebased by it, never by index.
+    struct Location: Codable, Hashable {
+        var row: Int?
+        var fraction: Double?
+        var item: String?
+
+        var dropLocation: DropLocation {
+            get throws {
+                guard let row else { return .noRow }
+                guard row >= 0 else { throw DragboardError.unprocessable("row \(row) is negative") }
+                let fraction = fraction ?? 0.5
+                guard fraction.isFinite, (0...1).contains(fraction) else { throw DragboardError.unprocessable("fraction must be within 0...1") }
+                return .row(row, fraction: fraction)
+            }
+        }
+    }
+
+    struct Proposal: Codable, Hashable {
+        var op: DropOperation
+        var intent: String
+        var reason: String?
+
+        init(_ proposal: DropProposal) {
+            op = proposal.operation
+            intent = proposal.intent.rawValue
+            reason = proposal.reason
+        }
+    }
+
+    struct Run: Codable, Hashable {
+        var start: Int
+        var count: Int
+        var proposal: Proposal
+    }
+
+    struct Variant: Codable, Hashable {
+        var runs: [Run]
+        var noRow: Proposal
+    }
+
+    struct TargetTable: Codable, Hashable {
+        var target: Target
+        var handled: Bool
+        var runs: [Run]
+        var noRow: Proposal
+        var copy: Variant?
+    }
+
+    struct Table: Codable, Hashable {
+        var zones: AutomaticIntentZones
+        var targets: [TargetTable]
+
+        init(_ table: ProposalTable) {
+            zones = table.automaticZones
+            func runs(_ runs: [ProposalRun]) -> [Run] { runs.map { Run(start: $0.start, count: $0.count, proposal: Proposal($0.proposal)) } }
+            targets = table.entries.map { entry in
+                TargetTable(target: Target(entry.target), handled: entry.handled, runs: runs(entry.runs), noRow: Proposal(entry.noRow),
+                            copy: entry.copyModifier.map { Variant(runs: runs($0.runs), noRow: Proposal($0.noRow)) })
+            }
+        }
+    }
+
+    struct BeginRequest: Codable {
+        var list: String
+        var items: [String]
+    }
+
+    struct BeginResponse: Codable {
+        var token: String
+        var version: Int
+        var count: Int
+        var allowsMove: Bool
+        var restricted: Bool
+        var table: Table
+    }
+
+    struct TargetRequest: Codable {
+        var target: Target?
+        var location: Location?
+        var copy: Bool?
+    }
+
+    struct TargetResponse: Codable {
+        var handled: Bool
+        var proposal: Proposal?
+        var destination: Int?
+    }
+
+    struct DropRequest: Codable {
+        /// The client's operation id: a retried drop is applied once and answers the same.
+        var op: String
+        /// The board version the browser showed.
+        var version: Int
+        var target: Target
+        var location: Location?
+        var shown: DropOperation?
+        var copy: Bool?
+    }
+
+    /// A change to the page, applied by the browser in order.
+    struct Change: Codable, Hashable {
+        enum Kind: String, Codable { case remove, insert, replace }
+        var kind: Kind
+        var item: String
+        var list: String?
+        /// Insert after this row; nil inserts first.
+        var after: String?
+        var html: String?
+    }
+
+    struct DropResponse: Codable {
+        var operation: DropOperation
+        var intent: String?
+        var reason: String?
+        var message: String
+        var target: Target
+        var version: Int
+        var changes: [Change]
+    }
+
+    struct EndResponse: Codable {
+        var operation: DropOperation
+        var target: Target?
+        var version: Int
+    }
+
+    struct ListHTML: Codable {
+        var id: String
+        var html: String
+    }
+
+    struct BoardResponse: Codable {
+        var version: Int
+        var lists: [ListHTML]
+    }
+}

@@ -1,0 +1,69 @@
+import DragAndDrop
+import Foundation
+import Synchronization
+
+/// The live drag sessions, each a ``SessionEngine`` behind its own lock.
+///
+/// A session belongs to the browser that began it (its CSRF cookie): a token presented by
+/// another browser is unknown. Sessions live until they end, or at most ``lifetime``.
+public final class DragSessions: Sendable {
+    /// One session.
+    final class Entry: Sendable {
+        let token: String
+        let owner: String
+        let engine: Mutex<SessionEngine>
+        let started: ContinuousClock.Instant
+
+        init(token: String, owner: String, engine: SessionEngine) {
+            self.token = token
+            self.owner = owner
+            self.engine = Mutex(engine)
+            self.started = .now
+        }
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    let lifetime: Duration
+
+    public init(lifetime: Duration = .seconds(600)) {
+        self.lifetime = lifetime
+    }
+
+    /// Stores a new session and returns its token: 128 random bits, lowercase hex (a DataTransfer
+    /// type name keeps it intact).
+    func insert(_ engine: SessionEngine, owner: String) -> String {
+        let token = Self.randomToken()
+        let entry = Entry(token: token, owner: owner, engine: engine)
+        let now = ContinuousClock.now
+        entries.withLock { entries in
+            entries = entries.filter { now - $0.value.started < lifetime }
+            entries[token] = entry
+        }
+        return token
+    }
+
+    /// The session for `token` if `owner` began it.
+    func entry(_ token: String, owner: String) throws -> Entry {
+        guard let entry = entries.withLock({ $0[token] }), entry.owner == owner, ContinuousClock.now - entry.started < lifetime else {
+            throw DragboardError.notFound("unknown drag session")
+        }
+        return entry
+    }
+
+    func remove(_ token: String) {
+        _ = entries.withLock { $0.removeValue(forKey: token) }
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Dispatch
+import Dragboard
+import Foundation
+import Logging
+
+@main
+struct DragboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dragboard",
+        abstract: "Serves the Dragboard demo board: lists you rearrange with native drag and drop."
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on; 0 picks any free port.") var port = 8080
+    @Option(help: "The SQLite database file.") var database = "dragboard.sqlite"
+    @Option(name: .customLong("public"), help: "The folder of static files.") var publicDirectory = "Public"
+    @Option(help: "The folder of Mustache templates.") var templates = "Templates"
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "dragboard")
+        var options = DragboardApp.Options()
+        options.host = host
+        options.port = port
+        options.databasePath = database
+        options.publicDirectory = publicDirectory
+        options.templatesDirectory = templates
+        let app = try await DragboardApp(options: options, logger: logger)
+        try app.start()
+        print("Listening on http://\(host):\(app.port)")
+        fflush(stdout)
+        let signal = await Self.waitForTermination()
+        logger.info("stopping", metadata: ["signal": "\(signal)"])
+        app.stop()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
+    static func waitForTermination() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let once = DispatchQueue(label: "dragboard.signals")
+            var sources: [any DispatchSourceSignal] = []
+            var resumed = false
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: once)
+                source.setEventHandler {
+                    guard !resumed else { return }
+                    resumed = true
+                    sources.forEach { $0.cancel() }
+                    continuation.resume(returning: number)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
