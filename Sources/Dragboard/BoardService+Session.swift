@@ -21,7 +21,7 @@ extension BoardService {
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
-        let token = sessions.insert(engine, owner: owner)
+        let token = try sessions.insert(engine, token: request.token, owner: owner)
         return BoardAPI.BeginResponse(token: token, version: snapshot.version, count: engine.dropSession.items.count,
                                       allowsMove: dragSession?.allowsMoveOperation ?? false,
                                       restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)

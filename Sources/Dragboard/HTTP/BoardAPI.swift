@@ -90,6 +90,8 @@ enum BoardAPI {
     }
 
     struct BeginRequest: Codable {
+        /// The session token the browser chose: it wrote it into the DataTransfer at `dragstart`.
+        var token: String
         var list: String
         var items: [String]
     }

@@ -29,14 +29,17 @@ public final class DragSessions: Sendable {
         self.lifetime = lifetime
     }
 
-    /// Stores a new session and returns its token: 128 random bits, lowercase hex (a DataTransfer
-    /// type name keeps it intact).
-    func insert(_ engine: SessionEngine, owner: String) -> String {
-        let token = Self.randomToken()
+    /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
+    /// digits, which survive as part of a DataTransfer type name.
+    func insert(_ engine: SessionEngine, token: String, owner: String) throws -> String {
+        guard token.count == 32, token.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
+        }
         let entry = Entry(token: token, owner: owner, engine: engine)
         let now = ContinuousClock.now
-        entries.withLock { entries in
+        try entries.withLock { entries in
             entries = entries.filter { now - $0.value.started < lifetime }
+            guard entries[token] == nil else { throw DragboardError.conflict("session token already in use") }
             entries[token] = entry
         }
         return token
