@@ -20,7 +20,7 @@ public final class HTTPServer: Sendable {
         let daemon: OpaquePointer
         let context: Unmanaged<ServerCore>
         let port: Int
-        let heartbeat: Task<Void, Never>
+        let heartbeat: Heartbeat
     }
 
     private enum Phase: Sendable {
@@ -74,7 +74,7 @@ public final class HTTPServer: Sendable {
             return nil
         }
         guard let running else { return }
-        running.heartbeat.cancel()
+        running.heartbeat.stop()
         let listenSocket = MHD_quiesce_daemon(running.daemon)
         let streams = core.streams.beginStopping()
         for stream in streams { stream.close() }
@@ -90,7 +90,7 @@ public final class HTTPServer: Sendable {
         core.logger.info("Stopped listening on port \(running.port)")
     }
 
-    /// Starts the daemon and the heartbeat task; the daemon's context holds a reference to the core until `stop`.
+    /// Starts the daemon and the heartbeat thread; the daemon's context holds a reference to the core until `stop`.
     private func launch() throws(HTTPServerError) -> Running {
         let context = Unmanaged.passRetained(core)
         let daemon: OpaquePointer
@@ -102,14 +102,7 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let streams = core.streams
-        let interval = core.configuration.heartbeatInterval
-        let heartbeat = Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                if Task.isCancelled { return }
-                streams.heartbeat()
-            }
-        }
+        let heartbeat = Heartbeat(every: core.configuration.heartbeatInterval) { streams.heartbeat() }
         return Running(daemon: daemon, context: context, port: port, heartbeat: heartbeat)
     }
 }
