@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+extension BoardStore {
+    /// Runs `body` in ONE write transaction, exactly once per operation id.
+    ///
+    /// - If `operationID` was already committed with the same `fingerprint`,
+    ///   returns its stored response with `replayed == true` and runs nothing;
+    ///   with a different fingerprint it throws ``StoreError/operationReused(_:)``.
+    /// - Otherwise runs `body`. If the transaction changed any row the board
+    ///   version increments by one (once per operation, whatever the body did);
+    ///   a no-op leaves it unchanged. The returned string is stored with the
+    ///   operation id (and the resulting version) and returned.
+    /// - Any throw rolls everything back, including the operation record, so a
+    ///   failed operation may be retried with the same id.
+    public func perform(
+        operationID: String,
+        fingerprint: String,
+        _ body: (BoardTransaction) throws -> String
+    ) throws -> OperationResult {
+        guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
+        return try dbQueue.writeWithoutTransaction { db in
+            var result: OperationResult?
+            try db.inTransaction(.immediate) {
+                let lookup = try db.cachedStatement(
+                    sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
+                if let row = try Row.fetchOne(lookup, arguments: [operationID]) {
+                    guard (row[0] as String) == fingerprint else {
+                        throw StoreError.operationReused(operationID)
+                    }
+                    result = OperationResult(response: row[1], version: row[2], replayed: true)
+                    return .commit
+                }
+                let base = try StoreQueries.version(db)
+                let changesBefore = db.totalChangesCount
+                let response = try body(BoardTransaction(db: db, baseVersion: base))
+                let version = db.totalChangesCount == changesBefore ? base : base + 1
+                if version != base { try Self.setVersion(db, version) }
+                try db.cachedStatement(sql: """
+                    INSERT INTO operation (id, fingerprint, response, version, createdAt)
+                    VALUES (?, ?, ?, ?, ?)
+                    """).execute(arguments: [operationID, fingerprint, response, version, Date()])
+                result = OperationResult(response: response, version: version, replayed: false)
+                return .commit
+            }
+            guard let result else { throw StoreError.invalid("transaction produced no result") }
+            return result
+        }
+    }
+
+    /// Fills an empty board: creates the lists with their rows (appended in
+    /// order) and the contents of container rows (`containers`: box item id →
+    /// contents; boxes must have explicit ids). Does nothing if any list exists.
+    /// Seeding commits as one changing operation (version 0 → 1).
+    public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list") == 0 else { return .commit }
+                let base = try StoreQueries.version(db)
+                let tx = BoardTransaction(db: db, baseVersion: base)
+                for (list, _) in lists {
+                    try db.execute(
+                        sql: "INSERT INTO list (id, title, kind, position) VALUES (?, ?, ?, ?)",
+                        arguments: [list.id, list.title, list.kind, list.position])
+                }
+                for (list, items) in lists where !items.isEmpty {
+                    try tx.insert(items, at: Placement(listID: list.id))
+                }
+                // Boxes may sit inside other boxes: fill those whose box exists, until done.
+                var pending = containers.filter { !$0.value.isEmpty }
+                while !pending.isEmpty {
+                    let ready = try pending.keys.sorted().compactMap { try StoreQueries.item(db, $0) }
+                    guard !ready.isEmpty else { throw StoreError.unknownItem(pending.keys.sorted()[0]) }
+                    for box in ready {
+                        try tx.insert(pending[box.id] ?? [], at: Placement(listID: box.listID, containerID: box.id))
+                        pending[box.id] = nil
+                    }
+                }
+                if !lists.isEmpty { try Self.setVersion(db, base + 1) }
+                return .commit
+            }
+        }
+    }
+
+    /// Deletes operation records older than `date` (retries after that are new
+    /// operations); returns how many were removed.
+    @discardableResult
+    public func pruneOperations(olderThan date: Date) throws -> Int {
+        try dbQueue.write { db in
+            try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [date])
+            return db.changesCount
+        }
+    }
+
+    static func setVersion(_ db: Database, _ version: Int) throws {
+        try db.cachedStatement(sql: "UPDATE board SET version = ? WHERE id = ?")
+            .execute(arguments: [version, boardID])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// Durable storage of the board: one SQLite file through GRDB.
+///
+/// - The file is opened in WAL mode with `synchronous=FULL`, so an
+///   acknowledged operation is on disk (both are verified at open).
+/// - All methods are synchronous and thread-safe (a serial `DatabaseQueue`);
+///   call them from worker threads, never while already inside a store call.
+/// - Every change goes through ``perform(operationID:fingerprint:_:)``: one
+///   write transaction per client operation, idempotent by operation id, that
+///   bumps the board version by exactly one when it changed something.
+public final class BoardStore: Sendable {
+    /// The id of the single board row.
+    static let boardID = "main"
+    /// Keys longer than this trigger a rebalance of their list or container.
+    public static let maxKeyLength = 24
+
+    let dbQueue: DatabaseQueue
+
+    /// Opens (or creates) the store at `path` and migrates its schema.
+    ///
+    /// - Throws: a GRDB `DatabaseError` if the file cannot be opened, or
+    ///   ``StoreError/invalid(_:)`` if WAL or `synchronous=FULL` did not take effect.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.label = "BoardStore"
+        // Not `config.journalMode = .wal`: GRDB's WAL set-up also switches to
+        // `synchronous=NORMAL` after `prepareDatabase`, which would lose
+        // acknowledged commits on power loss. Set both pragmas ourselves.
+        config.prepareDatabase { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        dbQueue = try DatabaseQueue(path: path, configuration: config)
+        let (mode, sync) = try dbQueue.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+        guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
+        guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
+        try Self.migrator.migrate(dbQueue)
+    }
+
+    /// The SQLite journal mode and synchronous level in effect (for checks and diagnostics).
+    public func durabilitySettings() throws -> (journalMode: String, synchronous: Int) {
+        try dbQueue.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+    }
+
+    /// Schema migrations, applied in order at open.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE board (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    version INTEGER NOT NULL
+                );
+                INSERT INTO board (id, version) VALUES ('\(boardID)', 0);
+                CREATE TABLE list (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    position INTEGER NOT NULL
+                );
+                CREATE TABLE item (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    listID TEXT NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+                    containerID TEXT REFERENCES item(id) ON DELETE CASCADE,
+                    pos TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    payload TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+                    changedVersion INTEGER NOT NULL
+                );
+                CREATE INDEX item_order ON item(listID, containerID, pos, id);
+                CREATE INDEX item_container ON item(containerID);
+                CREATE INDEX item_changed ON item(changedVersion);
+                CREATE TABLE operation (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    response TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE INDEX operation_createdAt ON operation(createdAt);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,71 @@
+import GRDB
+
+extension BoardTransaction {
+    /// Moves existing items (in the given order, landing consecutively) to the
+    /// placement.
+    ///
+    /// Each item keeps its identity: one UPDATE of its own row (`listID`,
+    /// `containerID`, `pos`, `changedVersion`), never delete + re-insert. Items
+    /// being moved are ignored as neighbours. Moving a container to another list
+    /// also updates its contents' `listID`. Items already consecutive in that
+    /// gap in that order are left untouched (a no-op move writes nothing).
+    ///
+    /// - Throws: ``StoreError/unknownItem(_:)``, ``StoreError/unknownList(_:)``,
+    ///   ``StoreError/indexOutOfRange(_:count:)``, ``StoreError/conflict(_:)``,
+    ///   ``StoreError/invalid(_:)`` (duplicate ids, or a container moved into itself).
+    public func move(_ ids: [String], to placement: Placement) throws {
+        guard !ids.isEmpty else { return }
+        let moving = Set(ids)
+        guard moving.count == ids.count else { throw StoreError.invalid("duplicate ids in move") }
+        try atomically {
+            let items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            let gap = try resolve(placement, moving: moving)
+            if let containerID = placement.containerID {
+                try requireOutside(moving, container: containerID)
+            }
+            if isInPlace(items, gap) { return }
+            let keys = try orderKeys(for: gap, count: items.count, moving: moving)
+            let update = try db.cachedStatement(sql: """
+                UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
+                """)
+            for (item, key) in zip(items, keys) {
+                try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
+                if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
+            }
+        }
+    }
+
+    /// Whether the items already sit consecutively, in order, inside the gap.
+    func isInPlace(_ items: [ItemRecord], _ gap: Gap) -> Bool {
+        var last = gap.prev
+        for item in items {
+            guard item.listID == gap.listID, item.containerID == gap.containerID else { return false }
+            let bound = OrderBound(pos: item.pos, id: item.id)
+            if let last, !OrderBound.precedes(last, bound) { return false }
+            last = bound
+        }
+        if let last, let next = gap.next, !OrderBound.precedes(last, next) { return false }
+        return true
+    }
+
+    /// Throws unless `container` is outside every moving item's subtree.
+    func requireOutside(_ moving: Set<String>, container: String) throws {
+        var current: String? = container
+        var seen: Set<String> = []
+        while let id = current, seen.insert(id).inserted {
+            if moving.contains(id) { throw StoreError.invalid("cannot move \(id) into itself") }
+            current = try StoreQueries.requireItem(db, id).containerID
+        }
+    }
+
+    /// Sets the list of every item nested (at any depth) in `containerID`.
+    func relist(contentsOf containerID: String, to listID: String) throws {
+        try db.cachedStatement(sql: """
+            WITH RECURSIVE sub(id) AS (
+                SELECT id FROM item WHERE containerID = ?
+                UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
+            )
+            UPDATE item SET listID = ?, changedVersion = ? WHERE id IN (SELECT id FROM sub)
+            """).execute(arguments: [containerID, listID, newVersion])
+    }
+}

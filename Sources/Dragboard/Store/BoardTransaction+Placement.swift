@@ -1,0 +1,122 @@
+import GRDB
+
+/// A row's place in the total order `(pos, id)`.
+struct OrderBound: Equatable {
+    var pos: String
+    var id: String
+
+    /// Byte-wise comparison, as SQLite's BINARY collation does it.
+    static func precedes(_ a: OrderBound, _ b: OrderBound) -> Bool {
+        if a.pos != b.pos { return a.pos.utf8.lexicographicallyPrecedes(b.pos.utf8) }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+}
+
+/// A resolved insertion point: between two adjacent non-moving rows of one scope.
+struct Gap {
+    var listID: String
+    var containerID: String?
+    var prev: OrderBound?
+    var next: OrderBound?
+}
+
+extension BoardTransaction {
+    /// Resolves a placement to a gap (see ``Placement`` for the rules).
+    func resolve(_ placement: Placement, moving: Set<String>) throws -> Gap {
+        let listID = placement.listID
+        let containerID = placement.containerID
+        try StoreQueries.requireList(db, listID)
+        if let containerID { _ = try StoreQueries.requireContainer(db, containerID, in: listID) }
+        var count = 0
+        if let index = placement.index {
+            count = try rowCount(listID, containerID)
+            guard (0...count).contains(index) else { throw StoreError.indexOutOfRange(index, count: count) }
+        }
+        var gap = Gap(listID: listID, containerID: containerID)
+        func neighbour(_ id: String?) throws -> OrderBound? {
+            guard let id, let row = try StoreQueries.item(db, id),
+                  row.listID == listID, row.containerID == containerID else { return nil }
+            return OrderBound(pos: row.pos, id: row.id)
+        }
+        if let anchor = try neighbour(placement.after) {
+            gap.prev = moving.contains(anchor.id) ? try bound(before: anchor, in: gap, skipping: moving) : anchor
+            gap.next = try bound(after: anchor, in: gap, skipping: moving)
+        } else if let anchor = try neighbour(placement.before) {
+            gap.prev = try bound(before: anchor, in: gap, skipping: moving)
+            gap.next = moving.contains(anchor.id) ? try bound(after: anchor, in: gap, skipping: moving) : anchor
+        } else if let index = placement.index {
+            let clamped = min(max(index, 0), count)
+            if let boundary = try rowBound(at: clamped, in: gap) {
+                gap.prev = try bound(before: boundary, in: gap, skipping: moving)
+                gap.next = moving.contains(boundary.id) ? try bound(after: boundary, in: gap, skipping: moving) : boundary
+            } else {
+                gap.prev = try bound(before: nil, in: gap, skipping: moving)
+            }
+        } else if placement.after == nil, placement.before == nil {
+            gap.prev = try bound(before: nil, in: gap, skipping: moving)  // append at the end
+        } else {
+            throw StoreError.conflict(
+                "neighbours \(placement.after ?? "-")/\(placement.before ?? "-") are no longer in \(listID)")
+        }
+        return gap
+    }
+
+    func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
+        let statement = try db.cachedStatement(
+            sql: "SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS ?")
+        return try Int.fetchOne(statement, arguments: [listID, containerID]) ?? 0
+    }
+
+    /// The row at `index` in display order, or nil past the end (OFFSET query).
+    func rowBound(at index: Int, in gap: Gap) throws -> OrderBound? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
+            ORDER BY pos, id LIMIT 1 OFFSET ?
+            """)
+        return try Row.fetchOne(statement, arguments: [gap.listID, gap.containerID, index])
+            .map { OrderBound(pos: $0[0], id: $0[1]) }
+    }
+
+    /// The first row after `start` (or the first row) that is not being moved.
+    func bound(after start: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
+        let first = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? ORDER BY pos, id LIMIT 1
+            """)
+        let following = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) > (?, ?)
+            ORDER BY pos, id LIMIT 1
+            """)
+        var cursor = start
+        while true {
+            let row = try cursor.map {
+                try Row.fetchOne(following, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
+            } ?? Row.fetchOne(first, arguments: [gap.listID, gap.containerID])
+            guard let row else { return nil }
+            let found = OrderBound(pos: row[0], id: row[1])
+            guard moving.contains(found.id) else { return found }
+            cursor = found
+        }
+    }
+
+    /// The last row before `end` (or the last row) that is not being moved.
+    func bound(before end: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
+        let last = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
+            ORDER BY pos DESC, id DESC LIMIT 1
+            """)
+        let preceding = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) < (?, ?)
+            ORDER BY pos DESC, id DESC LIMIT 1
+            """)
+        var cursor = end
+        while true {
+            let row = try cursor.map {
+                try Row.fetchOne(preceding, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
+            } ?? Row.fetchOne(last, arguments: [gap.listID, gap.containerID])
+            guard let row else { return nil }
+            let found = OrderBound(pos: row[0], id: row[1])
+            guard moving.contains(found.id) else { return found }
+            cursor = found
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import GRDB
+
+/// The write side of one operation, handed to the body of
+/// ``BoardStore/perform(operationID:fingerprint:_:)``.
+///
+/// Only valid inside that closure (it wraps the open GRDB connection); not
+/// `Sendable`. Each mutating method is atomic on its own (a savepoint): when
+/// it throws it has changed nothing, and a throw out of the closure rolls
+/// back the whole operation.
+///
+/// Rows that a mutating method changes are stamped with ``newVersion``.
+public struct BoardTransaction {
+    let db: Database
+    /// Board version before this operation.
+    public let baseVersion: Int
+
+    init(db: Database, baseVersion: Int) {
+        self.db = db
+        self.baseVersion = baseVersion
+    }
+
+    /// The version this operation commits as if it changes anything.
+    public var newVersion: Int { baseVersion + 1 }
+
+    /// All lists ordered by `position, id`.
+    public func lists() throws -> [ListRecord] {
+        try StoreQueries.lists(db)
+    }
+
+    /// Rows of a list (or of a container row inside it) in display order.
+    /// - Throws: ``StoreError/unknownList(_:)``, ``StoreError/unknownItem(_:)`` for
+    ///   a missing container, ``StoreError/invalid(_:)`` if the container is in another list.
+    public func rows(in listID: String, container: String? = nil) throws -> [ItemRecord] {
+        try StoreQueries.requireList(db, listID)
+        if let container { _ = try StoreQueries.requireContainer(db, container, in: listID) }
+        return try StoreQueries.rows(db, listID: listID, containerID: container)
+    }
+
+    /// The item with this id. - Throws: ``StoreError/unknownItem(_:)``.
+    public func item(_ id: String) throws -> ItemRecord {
+        try StoreQueries.requireItem(db, id)
+    }
+
+    /// Items with `changedVersion > version` (changes committed after `version`,
+    /// plus this operation's own changes so far). Deleted items are not reported.
+    public func changedSince(_ version: Int) throws -> [ItemRecord] {
+        try StoreQueries.changedSince(db, version)
+    }
+
+    /// Deletes items (and, through the foreign key cascade, their contents).
+    /// - Throws: ``StoreError/unknownItem(_:)`` before deleting anything.
+    public func delete(_ ids: [String]) throws {
+        try atomically {
+            for id in ids { _ = try StoreQueries.requireItem(db, id) }
+            let statement = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    /// Renames an item (no write, and so no new version, if the title is unchanged).
+    public func setTitle(_ id: String, _ title: String) throws {
+        let item = try StoreQueries.requireItem(db, id)
+        guard item.title != title else { return }
+        try db.cachedStatement(sql: "UPDATE item SET title = ?, changedVersion = ? WHERE id = ?")
+            .execute(arguments: [title, newVersion, id])
+    }
+
+    /// Runs `work` in a savepoint so that a throw leaves nothing half-applied.
+    func atomically<T>(_ work: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try work()
+            return .commit
+        }
+        guard let result else { throw StoreError.invalid("savepoint produced no result") }
+        return result
+    }
+}

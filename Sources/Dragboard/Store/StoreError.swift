@@ -1,0 +1,16 @@
+/// Errors of the store. A method that throws one has changed nothing, and a
+/// throw out of an operation's body rolls back the whole operation.
+public enum StoreError: Error, Sendable, Equatable {
+    /// No list with this id.
+    case unknownList(String)
+    /// No item with this id.
+    case unknownItem(String)
+    /// A placement index outside `0...count` of the target's rows.
+    case indexOutOfRange(Int, count: Int)
+    /// Same operation id, different fingerprint.
+    case operationReused(String)
+    /// Stale view that cannot be rebased.
+    case conflict(String)
+    /// Anything else the store refuses (duplicate ids, bad JSON, a box into itself…).
+    case invalid(String)
+}

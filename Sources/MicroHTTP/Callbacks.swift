@@ -1,0 +1,81 @@
+import CMicroHTTPD
+import Glibc
+import Logging
+
+/// The C callbacks given to libmicrohttpd. They are static members of a type (never closures in top-level code,
+/// which Swift 6 would isolate to the main actor) and reach Swift objects only through their context pointers.
+enum Callbacks {
+    /// `MHD_AccessHandlerCallback`: called once with the headers, once per body chunk, and once at the end.
+    static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, requestContext in
+        guard let context, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
+        let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+        guard let stored = requestContext.pointee else {
+            let state = core.begin(connection, url: String(cString: url), method: String(cString: method))
+            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+        let size = uploadSize.pointee
+        if size > 0 {
+            uploadSize.pointee = 0  // everything consumed
+            let keepOpen = core.consume(UnsafeRawBufferPointer(start: uploadData, count: size), state: state)
+            return keepOpen ? .YES : .NO
+        }
+        core.complete(connection, state: state)
+        return .YES
+    }
+
+    /// `MHD_RequestCompletedCallback`: releases the per-request state (and aborts an unfinished body sink).
+    static let completed: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+        guard let context, let requestContext, let stored = requestContext.pointee else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
+        requestContext.pointee = nil
+        core.completed(state)
+    }
+
+    /// `MHD_KeyValueIterator` appending each value to the `HTTPHeaders` behind `context`.
+    static let collectValue: MHD_KeyValueIterator = { context, _, key, value in
+        guard let context, let key else { return .YES }
+        let values = context.assumingMemoryBound(to: HTTPHeaders.self)
+        values.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+        return .YES
+    }
+
+    /// `MHD_ContentReaderCallback` of an event stream.
+    static let readStream: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
+        return Unmanaged<EventStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: capacity)
+    }
+
+    /// `MHD_ContentReaderFreeCallback` of an event stream: the response is gone, so is the client.
+    static let releaseStream: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        let stream = Unmanaged<EventStream>.fromOpaque(context).takeRetainedValue()
+        stream.finish()
+    }
+
+    /// Unescape callback that keeps the URL and arguments percent-encoded, so the server sees the raw path
+    /// (encoded slashes, dots and NULs intact) and decodes it itself.
+    static let keepEscapes: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = {
+        _, _, string in
+        string.map { strlen($0) } ?? 0
+    }
+
+    /// `MHD_LogCallback` forwarding libmicrohttpd's own messages to the server's logger.
+    static let log: MHD_LogCallback = { context, format, arguments in
+        guard let context, let format, let arguments else { return }
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        let message = String(cStringBuffer: buffer).trimmingSpaces().split(separator: "\n").joined(separator: " ")
+        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().logger.warning("libmicrohttpd: \(message)")
+    }
+}
+
+extension String {
+    /// Decodes a NUL-terminated C string stored in an array.
+    init(cStringBuffer buffer: [CChar]) {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// An error that maps to an HTTP response with a JSON body `{"error": {"code": …, "message": …}}`.
+///
+/// Throw it from a handler (or a ``RequestBodySink``) to answer with its status:
+/// ```swift
+/// throw HTTPError(.notFound, code: "list_not_found", message: "No list with id \(id).")
+/// ```
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    /// The response status.
+    public var status: HTTPStatus
+    /// A stable, machine-readable code, e.g. `"payload_too_large"`.
+    public var code: String
+    /// A human-readable message; it is sent to the client, so never put internals in it.
+    public var message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - status: The response status.
+    ///   - code: A stable, machine-readable code.
+    ///   - message: A human-readable message safe to show to the client.
+    public init(_ status: HTTPStatus, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "HTTPError(\(status.code) \(code): \(message))" }
+
+    /// The JSON error response with this error's status.
+    public var response: Response {
+        let payload = Payload(error: .init(code: code, message: message))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(payload)) ?? Data(#"{"error":{"code":"internal_error","message":""}}"#.utf8)
+        return Response(
+            status: status,
+            headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: .bytes(Array(data))
+        )
+    }
+
+    private struct Payload: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+        }
+        var error: Detail
+    }
+}
+
+extension HTTPError {
+    static let notFound = HTTPError(.notFound, code: "not_found", message: "No resource matches this path.")
+    static let internalError = HTTPError(
+        .internalServerError,
+        code: "internal_error",
+        message: "The server failed to handle the request."
+    )
+
+    static func methodNotAllowed(_ method: HTTPMethod) -> HTTPError {
+        HTTPError(.methodNotAllowed, code: "method_not_allowed", message: "\(method) is not allowed on this path.")
+    }
+
+    static func payloadTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.payloadTooLarge, code: "payload_too_large", message: "The request body exceeds \(limit) bytes.")
+    }
+}

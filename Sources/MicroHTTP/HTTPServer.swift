@@ -1,0 +1,108 @@
+import CMicroHTTPD
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of epoll threads calling into a ``Router``.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/hello") { _ in .text("Hello") }
+/// let server = HTTPServer(configuration: .init(port: 8080), router: router, logger: Logger(label: "http"))
+/// try server.start()
+/// // …
+/// server.stop()
+/// ```
+/// Handlers run on libmicrohttpd's threads and must not block for long.
+public final class HTTPServer: Sendable {
+    /// A running daemon and what it needs at shutdown.
+    private struct Running: @unchecked Sendable {
+        let daemon: OpaquePointer
+        let context: Unmanaged<ServerCore>
+        let port: Int
+        let heartbeat: Heartbeat
+    }
+
+    private enum Phase: Sendable {
+        case idle
+        case running(Running)
+        case stopped
+    }
+
+    private let core: ServerCore
+    private let phase = Mutex(Phase.idle)
+
+    /// Creates a server; nothing is bound until ``start()``.
+    /// - Parameters:
+    ///   - configuration: Address, limits and default headers.
+    ///   - router: The routes.
+    ///   - logger: Receives one `.info` access-log line per request and libmicrohttpd's own warnings.
+    public init(configuration: Configuration = .init(), router: Router, logger: Logger) {
+        core = ServerCore(router: router, configuration: configuration, logger: logger)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The bound port once started (useful with port 0), otherwise the configured port.
+    public var port: Int {
+        phase.withLock { phase in
+            if case .running(let running) = phase { return running.port }
+            return core.configuration.port
+        }
+    }
+
+    /// Binds and starts serving.
+    /// - Throws: ``HTTPServerError`` when the host is not numeric, the port is invalid or in use, or the
+    ///   server was already started.
+    public func start() throws(HTTPServerError) {
+        try phase.withLock { phase throws(HTTPServerError) in
+            guard case .idle = phase else { throw .alreadyStarted }
+            let running = try launch()
+            phase = .running(running)
+            core.logger.info("Listening on \(core.configuration.host):\(running.port)")
+        }
+    }
+
+    /// Stops serving: stops accepting, closes every event stream, resumes suspended connections, then stops
+    /// libmicrohttpd (which closes the remaining connections). Idempotent.
+    public func stop() {
+        let running = phase.withLock { phase -> Running? in
+            defer { phase = .stopped }
+            if case .running(let running) = phase { return running }
+            return nil
+        }
+        guard let running else { return }
+        running.heartbeat.stop()
+        let listenSocket = MHD_quiesce_daemon(running.daemon)
+        let streams = core.streams.beginStopping()
+        for stream in streams { stream.close() }
+        // Give closed streams a moment to send their last bytes; suspended connections must all be resumed
+        // before MHD_stop_daemon (it aborts the process otherwise).
+        let deadline = ContinuousClock.now + .seconds(2)
+        while core.streams.count > 0 || !streams.allSatisfy(\.isQuiet), ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+        MHD_stop_daemon(running.daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        running.context.release()
+        core.logger.info("Stopped listening on port \(running.port)")
+    }
+
+    /// Starts the daemon and the heartbeat thread; the daemon's context holds a reference to the core until `stop`.
+    private func launch() throws(HTTPServerError) -> Running {
+        let context = Unmanaged.passRetained(core)
+        let daemon: OpaquePointer
+        let port: Int
+        do {
+            (daemon, port) = try launchDaemon(core: core)
+        } catch {
+            context.release()
+            throw error
+        }
+        let streams = core.streams
+        let heartbeat = Heartbeat(every: core.configuration.heartbeatInterval) { streams.heartbeat() }
+        return Running(daemon: daemon, context: context, port: port, heartbeat: heartbeat)
+    }
+}

@@ -1,0 +1,36 @@
+/// Percent-decoding for request targets (RFC 3986 §2.1).
+enum PercentDecoding {
+    /// Decodes `%HH` escapes (and `+` as a space when `plusAsSpace`); malformed escapes are kept literally.
+    /// Invalid UTF-8 is replaced with U+FFFD.
+    static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String {
+        let input = Array(string.utf8)
+        guard input.contains(UInt8(ascii: "%")) || (plusAsSpace && input.contains(UInt8(ascii: "+"))) else {
+            return String(string)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == UInt8(ascii: "%"), index + 2 < input.count,
+                let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import CMicroHTTPD
+
+/// A libmicrohttpd connection pointer that may cross threads (libmicrohttpd owns its synchronisation).
+struct ConnectionHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+/// Per-request state kept in libmicrohttpd's `req_cls` from the first handler call to the completed callback.
+/// Only touched by the connection's worker thread, one call at a time.
+final class RequestState {
+    let id: Int
+    let start = ContinuousClock.now
+    var request: Request
+    /// The matched route, once headers are resolved to one.
+    var route: Router.Route?
+    /// The open body sink of a streaming route, until `finish` or `abort`.
+    var sink: (any RequestBodySink)?
+    /// Body bytes received so far.
+    var received = 0
+    /// Bytes read and thrown away after a failure (limit exceeded, sink error).
+    var discarded = 0
+    /// The error to answer with once the body is over.
+    var failure: HTTPError?
+    /// A response was queued; later calls only drain input.
+    var responded = false
+
+    init(id: Int, request: Request) {
+        self.id = id
+        self.request = request
+    }
+}

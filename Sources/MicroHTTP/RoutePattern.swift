@@ -1,0 +1,64 @@
+/// A parsed route pattern such as `/lists/:id/items/*`.
+///
+/// Segments are literals, `:name` parameters that capture one segment, or a trailing `*` that captures the
+/// rest of the path (possibly empty) as the parameter `"*"`.
+struct RoutePattern: Sendable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case wildcard
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    init(_ pattern: String) {
+        description = pattern
+        var parsed: [Segment] = Self.split(pattern).map { segment in
+            if segment == "*" { return .wildcard }
+            if segment.hasPrefix(":"), segment.count > 1 { return .parameter(String(segment.dropFirst())) }
+            return .literal(String(segment))
+        }
+        // A wildcard is only meaningful last; anywhere else it is a literal "*".
+        for index in parsed.indices.dropLast() where parsed[index] == .wildcard {
+            parsed[index] = .literal("*")
+        }
+        segments = parsed
+    }
+
+    /// Splits a path into segments: `/` → `[]`, `/a//b/` → `["a", "", "b", ""]`.
+    static func split(_ path: some StringProtocol) -> [Substring] {
+        let trimmed = path.hasPrefix("/") ? Substring(path).dropFirst() : Substring(path)
+        return trimmed.isEmpty ? [] : trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// Matches raw (still percent-encoded) path segments; returns the decoded captured parameters.
+    func match(_ rawSegments: [Substring]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .wildcard:
+                let rest = rawSegments.dropFirst(index).joined(separator: "/")
+                parameters["*"] = PercentDecoding.decode(rest)
+                return parameters
+            case .literal(let literal):
+                guard index < rawSegments.count, PercentDecoding.decode(rawSegments[index]) == literal else { return nil }
+            case .parameter(let name):
+                guard index < rawSegments.count, !rawSegments[index].isEmpty else { return nil }
+                parameters[name] = PercentDecoding.decode(rawSegments[index])
+            }
+        }
+        return rawSegments.count == segments.count ? parameters : nil
+    }
+
+    /// Ranks patterns so that literals beat parameters, which beat wildcards, segment by segment.
+    var specificity: [Int] {
+        segments.map { segment in
+            switch segment {
+            case .literal: 2
+            case .parameter: 1
+            case .wildcard: 0
+            }
+        }
+    }
+}

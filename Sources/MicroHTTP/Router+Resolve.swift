@@ -1,0 +1,51 @@
+extension Router {
+    /// The outcome of matching a method and path, known from the request line alone.
+    enum Resolution: Sendable {
+        case route(Route, parameters: [String: String])
+        case files(StaticFiles, relativePath: String)
+        case notFound
+        case methodNotAllowed(allow: [HTTPMethod])
+    }
+
+    /// Matches a request line against the mounts, then the routes.
+    /// - Parameters:
+    ///   - method: The request method; `HEAD` falls back to `GET` routes.
+    ///   - rawPath: The path as sent (percent-encoded); segments are split before decoding.
+    func resolve(method: HTTPMethod, rawPath: String) -> Resolution {
+        let decodedPath = PercentDecoding.decode(rawPath)
+        for mount in mounts {
+            let directoryPrefix = mount.prefix + "/"
+            guard decodedPath.hasPrefix(directoryPrefix) || decodedPath == mount.prefix else { continue }
+            guard method == .get || method == .head else { return .methodNotAllowed(allow: [.get, .head]) }
+            return .files(mount.files, relativePath: String(decodedPath.dropFirst(directoryPrefix.count)))
+        }
+
+        let segments = RoutePattern.split(rawPath)
+        var best: (route: Route, parameters: [String: String])?
+        var bestIsExactMethod = false
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+            let exact = route.method == method
+            guard exact || (method == .head && route.method == .get) else { continue }
+            if let current = best {
+                let better = current.route.pattern.specificity.lexicographicallyPrecedes(route.pattern.specificity)
+                let same = current.route.pattern.specificity == route.pattern.specificity
+                guard better || (same && exact && !bestIsExactMethod) else { continue }
+            }
+            best = (route, parameters)
+            bestIsExactMethod = exact
+        }
+        if let best {
+            return .route(best.route, parameters: best.parameters)
+        }
+        if allowed.isEmpty {
+            return .notFound
+        }
+        if allowed.contains(.get), !allowed.contains(.head) {
+            allowed.insert(.head, at: allowed.firstIndex(of: .get)! + 1)
+        }
+        return .methodNotAllowed(allow: allowed)
+    }
+}

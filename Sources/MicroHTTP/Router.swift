@@ -1,0 +1,101 @@
+/// Maps method + path patterns to handlers.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/lists/:id") { request in
+///     .json(try store.list(id: request.pathParameters["id"]!))
+/// }
+/// router.post("/lists", bodyLimit: 16 * 1024) { request in
+///     let input = try request.decode(NewList.self)
+///     return .json(try store.create(input), status: .created)
+/// }
+/// router.mount(try StaticFiles(directory: "Public"), at: "/static")
+/// ```
+/// Patterns are built from literal segments, `:name` parameters and a trailing `*` wildcard. When several
+/// routes match, literals beat parameters, which beat the wildcard. A path that matches no route answers
+/// 404; a path that matches only with other methods answers 405 with an `Allow` header.
+public struct Router: Sendable {
+    /// A route handler. Thrown ``HTTPError``s become their response; other errors become a 500 JSON error.
+    public typealias Handler = @Sendable (Request) throws -> Response
+    /// Creates the ``RequestBodySink`` for a streaming upload from the request's headers.
+    public typealias SinkFactory = @Sendable (Request) throws -> any RequestBodySink
+
+    struct Route: Sendable {
+        enum Action: Sendable {
+            case buffered(Handler)
+            case streaming(SinkFactory)
+        }
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let bodyLimit: Int
+        let action: Action
+    }
+
+    struct Mount: Sendable {
+        let prefix: String
+        let files: StaticFiles
+    }
+
+    private(set) var routes: [Route] = []
+    private(set) var mounts: [Mount] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route.
+    /// - Parameters:
+    ///   - method: The method to answer.
+    ///   - pattern: The path pattern, e.g. `/lists/:id`.
+    ///   - bodyLimit: The largest request body accepted, in bytes; larger bodies get 413.
+    ///   - handler: The handler.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .buffered(handler)))
+    }
+
+    /// Adds a `GET` route; it also answers `HEAD` with the same headers and no body.
+    public mutating func get(_ pattern: String, handler: @escaping Handler) {
+        on(.get, pattern, handler: handler)
+    }
+
+    /// Adds a `POST` route.
+    public mutating func post(_ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
+        on(.post, pattern, bodyLimit: bodyLimit, handler: handler)
+    }
+
+    /// Adds a `PUT` route.
+    public mutating func put(_ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
+        on(.put, pattern, bodyLimit: bodyLimit, handler: handler)
+    }
+
+    /// Adds a `PATCH` route.
+    public mutating func patch(_ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
+        on(.patch, pattern, bodyLimit: bodyLimit, handler: handler)
+    }
+
+    /// Adds a `DELETE` route.
+    public mutating func delete(_ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
+        on(.delete, pattern, bodyLimit: bodyLimit, handler: handler)
+    }
+
+    /// Streams the request body to a sink instead of buffering it (large uploads; peak memory independent of body size).
+    /// - Parameters:
+    ///   - pattern: The path pattern.
+    ///   - bodyLimit: The largest body accepted; a larger declared `Content-Length` gets 413 before any byte is
+    ///     read, and a chunked body that grows past it aborts the sink and gets 413.
+    ///   - streamingBody: Called once the headers arrived (the request has an empty `body`); may throw an
+    ///     ``HTTPError`` to refuse the upload before it starts.
+    public mutating func post(
+        _ pattern: String,
+        bodyLimit: Int,
+        streamingBody: @escaping @Sendable (Request) throws -> any RequestBodySink
+    ) {
+        routes.append(Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .streaming(streamingBody)))
+    }
+
+    /// Serves `files` for `GET`/`HEAD` requests under `prefix`, e.g. `/static/app.js`.
+    public mutating func mount(_ files: StaticFiles, at prefix: String) {
+        var prefix = prefix.hasPrefix("/") ? prefix : "/" + prefix
+        while prefix.count > 1, prefix.hasSuffix("/") { prefix.removeLast() }
+        mounts.append(Mount(prefix: prefix == "/" ? "" : prefix, files: files))
+    }
+}

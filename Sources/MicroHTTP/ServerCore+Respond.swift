@@ -1,0 +1,75 @@
+import CMicroHTTPD
+import Logging
+
+extension ServerCore {
+    /// Header names libmicrohttpd writes itself; handler values for them are dropped.
+    private static let managedHeaders = ["Content-Length", "Transfer-Encoding", "Connection"]
+
+    /// Queues `response` on the connection (adding the default headers) and writes the access-log line.
+    func respond(_ response: Response, to state: RequestState, on connection: OpaquePointer) {
+        state.responded = true
+        var headers = response.headers
+        var stream: EventStream?
+        let mhdResponse: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            mhdResponse = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .eventStream where state.request.method == .head:
+            headers["Content-Type"] = headers["Content-Type"] ?? "text/event-stream"
+            mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_MUST_COPY)
+        case .eventStream:
+            let eventStream = EventStream(connection: ConnectionHandle(raw: connection), registry: streams)
+            headers["Content-Type"] = headers["Content-Type"] ?? "text/event-stream"
+            headers["Cache-Control"] = headers["Cache-Control"] ?? "no-store"
+            headers["X-Accel-Buffering"] = headers["X-Accel-Buffering"] ?? "no"
+            mhdResponse = MHD_create_response_from_callback(
+                UInt64.max,  // MHD_SIZE_UNKNOWN: chunked transfer encoding
+                4096,
+                Callbacks.readStream,
+                Unmanaged.passRetained(eventStream).toOpaque(),
+                Callbacks.releaseStream
+            )
+            stream = eventStream
+        }
+        guard let mhdResponse else {
+            logger.error("Could not create a response", metadata: ["request.id": "\(state.id)"])
+            stream?.finish()
+            return
+        }
+        headers.addMissing(from: configuration.defaultHeaders)
+        for (name, value) in headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, name) }) {
+            if MHD_add_response_header(mhdResponse, name, value) != .YES {
+                logger.warning("Dropped an invalid response header", metadata: ["http.header": "\(name)"])
+            }
+        }
+        let queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+        MHD_destroy_response(mhdResponse)  // the connection keeps its own reference
+        logAccess(state, status: response.status, queued: queued == .YES)
+
+        if let stream, queued == .YES {
+            if !streams.register(stream) { stream.close() }
+            if case .eventStream(let start) = response.body { start(stream) }
+        }
+    }
+
+    private func logAccess(_ state: RequestState, status: HTTPStatus, queued: Bool) {
+        let elapsed = ContinuousClock.now - state.start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let duration = (milliseconds * 1000).rounded() / 1000
+        let request = state.request
+        logger.log(
+            level: queued ? .info : .warning,
+            "\(request.method) \(request.path) \(status.code)\(queued ? "" : " (not sent)") \(duration)ms",
+            metadata: [
+                "request.id": "\(state.id)",
+                "http.method": "\(request.method)",
+                "http.path": "\(request.path)",
+                "http.status": "\(status.code)",
+                "http.duration_ms": "\(duration)",
+                "http.remote": "\(request.remoteAddress ?? "-")",
+            ]
+        )
+    }
+}

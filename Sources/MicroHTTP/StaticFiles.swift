@@ -1,0 +1,101 @@
+import Foundation
+
+/// Serves the files of one directory from an allow-list built at start-up.
+///
+/// Every regular file under `directory` (not symbolic links, not dot-files, not anything inside a dot-directory)
+/// is listed once in ``init(directory:cacheControl:)`` with its content type and an ETag. A request is answered
+/// only when its relative path is exactly a listed key, so no path is ever joined or opened from request input:
+/// `..`, encoded dots or slashes, backslashes, NUL bytes and absolute paths all answer 404.
+///
+/// ```swift
+/// router.mount(try StaticFiles(directory: "Public"), at: "/static")
+/// ```
+public struct StaticFiles: Sendable {
+    struct Entry: Sendable {
+        enum Content: Sendable {
+            case bytes([UInt8])
+            case file(path: String)
+        }
+        let content: Content
+        let etag: String
+        let contentType: String
+    }
+
+    /// Files at most this large are kept in memory; larger ones are read from their listed path per request.
+    static let inMemoryLimit = 1 << 20
+
+    let entries: [String: Entry]
+    let cacheControl: String
+
+    /// Lists every regular file under `directory`.
+    /// - Parameters:
+    ///   - directory: The directory to serve.
+    ///   - cacheControl: The `Cache-Control` value sent with every file.
+    /// - Throws: If the directory or a file in it cannot be read.
+    public init(directory: String, cacheControl: String = "public, max-age=300") throws {
+        let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL.path
+        let fileManager = FileManager.default
+        var entries: [String: Entry] = [:]
+        for relativePath in try fileManager.subpathsOfDirectory(atPath: root) {
+            let components = relativePath.split(separator: "/")
+            guard !components.contains(where: { $0.hasPrefix(".") }), !relativePath.contains("\\") else { continue }
+            let path = root + "/" + relativePath
+            let attributes = try fileManager.attributesOfItem(atPath: path)  // does not follow symlinks
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            entries[relativePath] = Entry(
+                content: bytes.count <= Self.inMemoryLimit ? .bytes(bytes) : .file(path: path),
+                etag: Self.etag(for: bytes),
+                contentType: Self.contentType(forPath: relativePath)
+            )
+        }
+        self.entries = entries
+        self.cacheControl = cacheControl
+    }
+
+    /// The relative paths served, sorted.
+    public var paths: [String] { entries.keys.sorted() }
+
+    /// Answers a `GET`/`HEAD` for `relativePath` (e.g. `"css/app.css"`): 200 with `Content-Type`, `ETag` and
+    /// `Cache-Control`; 304 when `If-None-Match` matches; 404 for anything not in the allow-list.
+    public func response(for request: Request, relativePath: String) -> Response {
+        guard Self.isPlausible(rawPath: request.rawPath), let entry = entries[relativePath] else {
+            return HTTPError.notFound.response
+        }
+        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": cacheControl]
+        if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: entry.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers["Content-Type"] = entry.contentType
+        switch entry.content {
+        case .bytes(let bytes):
+            return Response(status: .ok, headers: headers, body: .bytes(bytes))
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return HTTPError.notFound.response
+            }
+            return Response(status: .ok, headers: headers, body: .bytes([UInt8](data)))
+        }
+    }
+
+    /// Rejects request targets that try to smuggle traversal through encoding before it is decoded:
+    /// encoded dots, slashes, backslashes or NULs, literal backslashes, and `..` segments.
+    static func isPlausible(rawPath: String?) -> Bool {
+        guard let rawPath else { return true }
+        let lowered = rawPath.lowercased()
+        for forbidden in ["%2e", "%2f", "%5c", "%00", "\\", "\0", "//"] where lowered.contains(forbidden) {
+            return false
+        }
+        return !RoutePattern.split(rawPath).contains { $0 == ".." || $0 == "." }
+    }
+
+    /// Whether an `If-None-Match` list (or `*`) matches `etag`, using weak comparison.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingSpaces()
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Dragboard
-
-@Test func placeholder() { #expect(true) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import MicroHTTP
-
-@Test func placeholder() { #expect(true) }
