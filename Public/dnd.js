@@ -498,3 +498,4 @@ function initLiveUpdates(view) {
 }
 
 init();
+window.__dragboardReady = true;

@@ -1,5 +1,6 @@
 import DragAndDrop
 import Foundation
+import Synchronization
 
 extension BoardService {
     /// `drop`: the engine decides again against the current state, the delegate places the

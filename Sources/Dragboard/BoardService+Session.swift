@@ -1,5 +1,6 @@
 import DragAndDrop
 import Foundation
+import Synchronization
 
 extension BoardService {
     /// `dragstart`: begins a session for rows of one list (the selection, in list order) and

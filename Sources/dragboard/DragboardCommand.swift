@@ -38,8 +38,8 @@ struct DragboardCommand: AsyncParsableCommand {
         options.templatesDirectory = templates
         let app = try await DragboardApp(options: options, logger: logger)
         try app.start()
-        print("Listening on http://\(host):\(app.port)")
-        fflush(stdout)
+        // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.
+        FileHandle.standardOutput.write(Data("Listening on http://\(host):\(app.port)\n".utf8))
         let signal = await Self.waitForTermination()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         app.stop()

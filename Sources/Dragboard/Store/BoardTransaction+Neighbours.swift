@@ -1,0 +1,24 @@
+import GRDB
+
+extension BoardTransaction {
+    /// How many top-level rows `listID` has.
+    public func rowCount(in listID: String) throws -> Int {
+        try rowCount(listID, nil)
+    }
+
+    /// The display index of a top-level row of `listID`, or nil if it is not one (any more).
+    public func index(of id: String, in listID: String) throws -> Int? {
+        guard let item = try StoreQueries.item(db, id), item.listID == listID, item.containerID == nil else { return nil }
+        let statement = try db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS NULL AND (pos, id) < (?, ?)
+            """)
+        return try Int.fetchOne(statement, arguments: [listID, item.pos, item.id])
+    }
+
+    /// The id of the row just before `id` in its list or container; nil when it is first.
+    public func predecessor(of id: String) throws -> String? {
+        let item = try StoreQueries.requireItem(db, id)
+        let gap = Gap(listID: item.listID, containerID: item.containerID)
+        return try bound(before: OrderBound(pos: item.pos, id: item.id), in: gap, skipping: []).map(\.id)
+    }
+}
