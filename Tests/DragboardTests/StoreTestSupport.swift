@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+@testable import Dragboard
+
+/// A store on a real SQLite file in a fresh temporary directory.
+struct TempStore {
+    let directory: URL
+    let path: String
+    let store: BoardStore
+
+    init(seeded: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dragboard-store-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("board.sqlite").path
+        store = try BoardStore(path: path)
+        if seeded { try Self.seed(store) }
+    }
+
+    /// people: a b c d e · links: l1 l2 · boxes: box1 [t1 t2], box2 [] · empty: —
+    static func seed(_ store: BoardStore) throws {
+        func items(_ ids: [String], kind: String = "person") -> [NewItem] {
+            ids.map { NewItem(id: $0, kind: kind, title: $0.uppercased(), payload: #"{"age":34}"#) }
+        }
+        try store.seedIfEmpty([
+            (ListRecord(id: "people", title: "People", kind: "people", position: 0), items(["a", "b", "c", "d", "e"])),
+            (ListRecord(id: "links", title: "Links", kind: "links", position: 1), items(["l1", "l2"], kind: "link")),
+            (ListRecord(id: "boxes", title: "Boxes", kind: "boxes", position: 2), items(["box1", "box2"], kind: "box")),
+            (ListRecord(id: "empty", title: "Empty", kind: "people", position: 3), []),
+        ], containers: ["box1": items(["t1", "t2"], kind: "toy")])
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    func ids(_ listID: String) throws -> [String] { try store.rows(in: listID).map(\.id) }
+
+    /// rowid, id and pos of every item row, keyed by id.
+    func physicalRows() throws -> [String: (rowid: Int64, pos: String)] {
+        try store.dbQueue.read { db in
+            var result: [String: (rowid: Int64, pos: String)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, id, pos FROM item") {
+                result[row[1]] = (row[0], row[2])
+            }
+            return result
+        }
+    }
+
+    /// Performs `body` under a fresh operation id.
+    @discardableResult
+    func op(_ body: (BoardTransaction) throws -> Void) throws -> OperationResult {
+        try store.perform(operationID: UUID().uuidString, fingerprint: "f") { tx in
+            try body(tx)
+            return "ok"
+        }
+    }
+}
