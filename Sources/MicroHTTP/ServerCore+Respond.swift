@@ -3,7 +3,7 @@ import Logging
 
 extension ServerCore {
     /// Header names libmicrohttpd writes itself; handler values for them are dropped.
-    private static let managedHeaders = ["Content-Length", "Transfer-Encoding", "Connection"]
+    private static let managedHeaders = ["Content-Length", "Transfer-Encoding"]
 
     /// Queues `response` on the connection (adding the default headers) and writes the access-log line.
     func respond(_ response: Response, to state: RequestState, on connection: OpaquePointer) {

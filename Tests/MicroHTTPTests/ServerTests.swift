@@ -120,6 +120,17 @@ import Testing
         }
     }
 
+    @Test func oversizedHeadersAreRefusedAndTheServerCarriesOn() throws {
+        try withServer(makeRouter()) { server in
+            let connection = try TestConnection(port: server.port)
+            let huge = String(repeating: "a", count: 100 * 1024)
+            try? connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 431)
+            #expect(try request(server, "GET", "/hello").text == "hello")
+        }
+    }
+
     @Test func accessLogHasOneLinePerRequest() throws {
         let logs = LogRecorder()
         try withServer(makeRouter(), logs: logs) { server in
