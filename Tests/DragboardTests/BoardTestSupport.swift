@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import MicroHTTP
+@testable import Dragboard
+
+/// A board service on a fresh database with the repository's templates, driven in process
+/// through its router — the same handlers the server runs.
+struct TestBoard {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let service: BoardService
+    let router: Router
+    let directory: URL
+    let csrf = "0123456789abcdef0123456789abcdef"
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
+        try DemoBoard.seed(store)
+        let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path)
+        service = BoardService(store: store, renderer: renderer, logger: Logger(label: "test"))
+        var router = Router()
+        service.addRoutes(to: &router)
+        self.router = router
+    }
+
+    var store: BoardStore { service.store }
+
+    func request(_ method: HTTPMethod, _ path: String, json: String? = nil, csrf: String? = nil, cookie: String? = nil, headers extra: HTTPHeaders = [:]) -> Response {
+        var headers = extra
+        headers["Cookie"] = "\(RequestGuard.cookieName)=\(cookie ?? self.csrf)"
+        if let token = csrf ?? (method == .post ? self.csrf : nil) { headers[RequestGuard.headerName] = token }
+        if json != nil { headers["Content-Type"] = "application/json" }
+        return router.respond(to: Request(method: method, path: path, headers: headers, body: Array((json ?? "").utf8)))
+    }
+
+    func post(_ path: String, _ object: Any, csrf: String? = nil, cookie: String? = nil) throws -> (status: Int, json: [String: Any]) {
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        let response = request(.post, path, json: body, csrf: csrf, cookie: cookie)
+        return (response.status.code, Self.json(response))
+    }
+
+    static func json(_ response: Response) -> [String: Any] {
+        guard case .bytes(let bytes) = response.body else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+    }
+
+    func ids(_ list: String) throws -> [String] { try store.rows(in: list).map(\.id) }
+    func titles(_ list: String) throws -> [String] { try store.rows(in: list).map(\.title) }
+
+    static func token() -> String { DragSessions.randomToken() }
+
+    /// Begins a session for `items` of `list`; returns its token.
+    func begin(_ list: String, _ items: [String]) throws -> String {
+        let token = Self.token()
+        let (status, json) = try post("/api/sessions", ["token": token, "list": list, "items": items])
+        guard status == 201, json["token"] as? String == token else { throw TestFailure("begin failed: \(status) \(json)") }
+        return token
+    }
+
+    func drop(_ token: String, list: String, row: Int?, fraction: Double = 0.3, item: String? = nil, version: Int? = nil, op: String = UUID().uuidString) throws -> (status: Int, json: [String: Any]) {
+        var location: [String: Any] = [:]
+        if let row { location = ["row": row, "fraction": fraction] }
+        if let item { location["item"] = item }
+        return try post("/api/sessions/\(token)/drop", ["op": op, "version": try version ?? store.version(), "target": ["list": list], "location": row == nil ? NSNull() as Any : location as Any])
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
