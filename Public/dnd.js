@@ -369,7 +369,9 @@ function initDragAndDrop(root, api, view) {
   function onDragEnter(event) {
     depth += 1;
     if (!drag) return;
-    switchTarget(targetOf(event.target), event);
+    // The same decision as dragover: a target becomes the drop target only if dragenter is
+    // cancelled too (HTML's rule, which some browsers enforce).
+    onDragOver(event);
   }
 
   function onDragLeave() {

@@ -17,6 +17,9 @@ public struct TypeRegistry: Sendable {
 
     private var declarations: [TypeIdentifier: Declaration] = [:]
     private var identifiersByMIMEType: [String: TypeIdentifier] = [:]
+    /// Everything each declared type conforms to, directly or not: conformance questions are
+    /// asked per row of a proposal table, so they are answered by lookup, not by graph walks.
+    private var ancestors: [TypeIdentifier: Set<TypeIdentifier>] = [:]
 
     /// An empty registry: every identifier conforms only to itself.
     public init() {}
@@ -40,20 +43,23 @@ public struct TypeRegistry: Sendable {
         for mime in mimeTypes where identifiersByMIMEType[mime] == nil {
             identifiersByMIMEType[mime] = identifier
         }
+        ancestors = Dictionary(uniqueKeysWithValues: declarations.keys.map { ($0, walkAncestors(of: $0)) })
+    }
+
+    private func walkAncestors(of identifier: TypeIdentifier) -> Set<TypeIdentifier> {
+        var found: Set<TypeIdentifier> = []
+        var pending = declarations[identifier]?.parents ?? []
+        while let next = pending.popLast() {
+            if found.insert(next).inserted {
+                pending += declarations[next]?.parents ?? []
+            }
+        }
+        return found
     }
 
     /// True when `identifier` equals `other` or conforms to it directly or indirectly.
     public func conforms(_ identifier: TypeIdentifier, to other: TypeIdentifier) -> Bool {
-        if identifier == other { return true }
-        var visited: Set<TypeIdentifier> = [identifier]
-        var pending = declarations[identifier]?.parents ?? []
-        while let next = pending.popLast() {
-            if next == other { return true }
-            if visited.insert(next).inserted {
-                pending += declarations[next]?.parents ?? []
-            }
-        }
-        return false
+        identifier == other || ancestors[identifier]?.contains(other) == true
     }
 
     /// True when `identifier` conforms to at least one of `others`.

@@ -8,22 +8,25 @@ extension BoardService {
     func begin(_ request: BoardAPI.BeginRequest, owner: String) throws -> BoardAPI.BeginResponse {
         guard !request.items.isEmpty, request.items.count <= 500 else { throw DragboardError.unprocessable("a drag carries 1 to 500 items") }
         guard Set(request.items).count == request.items.count else { throw DragboardError.unprocessable("an item is listed twice") }
-        let snapshot = try store.snapshot()
-        guard let list = snapshot.lists.first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
-        let rows = snapshot.rows(in: list.id).map(BoardItem.init)
-        let indexByID = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
-        let indexPaths = try request.items.map { id -> IndexPath in
-            guard let row = indexByID[id] else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
-            return IndexPath(row: row)
+        // Only the dragged rows and each list's row count are read: drag start costs the same
+        // whatever the lists' lengths (apart from delegates that look at every row).
+        let (version, list, rowCount, dragged, targets) = try store.read { tx in
+            guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
+            let dragged = try request.items.map { id -> (Int, BoardItem) in
+                guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
+                return (row, BoardItem(try tx.item(id)))
+            }
+            return (tx.baseVersion, list, try tx.rowCount(in: list.id), Dictionary(uniqueKeysWithValues: dragged), try tx.dropTargets())
         }
-        let source = ListTarget(id: list.id, rowCount: rows.count)
-        guard var engine = SessionEngine.beginDrag(from: source, at: indexPaths, delegate: BoardDragDelegate(rows: rows, title: list.title),
-                                                   targets: try snapshot.dropTargets(), registry: BoardTypes.registry)
+        let indexPaths = dragged.keys.map { IndexPath(row: $0) }
+        let source = ListTarget(id: list.id, rowCount: rowCount)
+        guard var engine = SessionEngine.beginDrag(from: source, at: indexPaths, delegate: BoardDragDelegate(rows: dragged, title: list.title),
+                                                   targets: targets, registry: BoardTypes.registry)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let token = try sessions.insert(engine, token: request.token, owner: owner)
-        return BoardAPI.BeginResponse(token: token, version: snapshot.version, count: engine.dropSession.items.count,
+        return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                       allowsMove: dragSession?.allowsMoveOperation ?? false,
                                       restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)
     }
@@ -31,7 +34,7 @@ extension BoardService {
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
     func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let targets = try store.snapshot().dropTargets()
+        let targets = try store.read { try $0.dropTargets() }
         return try entry.engine.withLock { engine in
             var working = engine
             working.updateTargets(targets)

@@ -4,6 +4,10 @@ import Foundation
 struct Measurement {
     var samples: [Duration]
 
+    init(samples: [Duration]) {
+        self.samples = samples.sorted()
+    }
+
     init(iterations: Int, warmup: Int = 3, _ body: () throws -> Void) rethrows {
         let clock = ContinuousClock()
         for _ in 0..<warmup { try body() }

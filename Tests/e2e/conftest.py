@@ -1,5 +1,6 @@
 """Browser tests: a real dragboard server (built by `make test`) on a free port with a fresh
 database, and Debian's Chromium driven by Playwright with the real mouse."""
+import functools
 import os
 import pathlib
 import re
@@ -14,6 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
+@functools.cache
 def _binary() -> pathlib.Path:
     out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
     return pathlib.Path(out.stdout.strip()) / "dragboard"

@@ -9,13 +9,13 @@ public struct DragSource: Sendable, Hashable {
 
 /// The drag side of every list: each row offers its representations and its id as `localObject`.
 struct BoardDragDelegate: ListDragDelegate {
-    var rows: [BoardItem]
+    /// The dragged rows by index.
+    var rows: [Int: BoardItem]
     var title: String
 
     func itemsForBeginning(_ session: inout DragSession, at indexPath: IndexPath, in list: ListTarget) -> [DragItem] {
-        guard rows.indices.contains(indexPath.row) else { return [] }
+        guard let item = rows[indexPath.row] else { return [] }
         session.localContext = DragSource(listID: list.id, title: title)
-        let item = rows[indexPath.row]
         return [DragItem(itemProvider: item.itemProvider, localObject: item.id)]
     }
 }

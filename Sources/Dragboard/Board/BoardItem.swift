@@ -16,7 +16,8 @@ public struct BoardItem: Sendable, Hashable {
     }
 
     public init(_ record: ItemRecord) {
-        let payload = (try? JSONDecoder().decode(Payload.self, from: Data(record.payload.utf8))) ?? Payload()
+        // Most rows have no payload: skip the decoder for them (it runs once per row of a page).
+        let payload = record.payload == "{}" ? Payload() : (try? JSONDecoder().decode(Payload.self, from: Data(record.payload.utf8))) ?? Payload()
         self.init(id: record.id, listID: record.listID, kind: ItemKind(rawValue: record.kind) ?? .text, title: record.title, age: payload.age, url: payload.url)
     }
 

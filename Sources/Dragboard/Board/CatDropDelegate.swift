@@ -17,6 +17,12 @@ struct CatDropDelegate: ListDropDelegate {
         return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
     }
 
+    /// The answer does not depend on the row: one run for the whole list, whatever its length.
+    func dropProposals(for session: DropSession, in list: ListTarget) -> [ProposalRun] {
+        let proposal = dropSessionDidUpdate(session, in: list, withDestinationIndexPath: IndexPath(row: 0, section: list.section))
+        return [ProposalRun(start: 0, count: list.rowCount + 1, proposal: proposal)]
+    }
+
     func performDrop(in list: ListTarget, with coordinator: inout DropCoordinator) throws {
         try coordinator.placeAll(in: list, externalKind: .toy)
     }

@@ -22,3 +22,11 @@ extension BoardTransaction {
         return try bound(before: OrderBound(pos: item.pos, id: item.id), in: gap, skipping: []).map(\.id)
     }
 }
+
+extension BoardStore {
+    /// Runs `body` in one read transaction with the transaction's read methods: a consistent
+    /// view that loads only what `body` asks for (unlike ``snapshot()``, which loads everything).
+    public func read<T>(_ body: (BoardTransaction) throws -> T) throws -> T {
+        try dbQueue.read { db in try body(BoardTransaction(db: db, baseVersion: StoreQueries.version(db))) }
+    }
+}
