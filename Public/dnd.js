@@ -40,8 +40,31 @@ function createApi(root) {
     target: (token, body) => request('POST', `/api/sessions/${token}/target`, body),
     drop: (token, body) => request('POST', `/api/sessions/${token}/drop`, body),
     end: (token) => request('POST', `/api/sessions/${token}/end`, {}),
+    external: (body) => request('POST', '/api/sessions/external', body),
+    join: (token) => request('POST', `/api/sessions/${token}/join`, {}),
     board: () => request('GET', '/api/board'),
+    upload: (token, file, onProgress) => upload(`/api/sessions/${token}/files`, file, csrf, onProgress),
   };
+}
+
+/** Streams one dropped file to the server with XHR, which reports upload progress. */
+function upload(path, file, csrf, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('X-CSRF-Token', csrf);
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('X-File-Name', encodeURIComponent(file.name).slice(0, 200));
+    xhr.responseType = 'json';
+    xhr.upload.addEventListener('progress', (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); });
+    xhr.addEventListener('load', () => {
+      if (xhr.status === 201) resolve(xhr.response);
+      else reject(Object.assign(new Error(xhr.response?.error?.message ?? `HTTP ${xhr.status}`), { status: xhr.status }));
+    });
+    xhr.addEventListener('error', () => reject(new Error('the upload failed')));
+    xhr.addEventListener('abort', () => reject(new Error('the upload was aborted')));
+    xhr.send(file);
+  });
 }
 
 /**
@@ -96,6 +119,13 @@ function createView(root, board, api) {
   }
 
   function applyChange(change) {
+    if (change.kind === 'zone') {
+      const zone = board.querySelector(`[data-zone="${CSS.escape(change.item)}"]`);
+      const element = fragment(change.html);
+      if (!zone || !element) return false;
+      zone.replaceWith(element);
+      return true;
+    }
     if (change.kind === 'remove') {
       findRow(change.item)?.remove();
       return true;
@@ -366,8 +396,45 @@ function initDragAndDrop(root, api, view) {
       .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
   }
 
+  /**
+   * A drag that did not start in this page: another window of this app (its session type is
+   * visible in `types`: join that session, moves allowed) or another app (a new external
+   * session from the visible types: copies only). Data is read only at the drop.
+   */
+  function startForeign(event) {
+    const types = [...(event.dataTransfer?.types ?? [])];
+    if (types.length === 0) return;
+    const sessionType = types.find((type) => type.startsWith(`${SESSION_TYPE}-`));
+    const items = [...(event.dataTransfer.items ?? [])];
+    const token = sessionType ? sessionType.slice(SESSION_TYPE.length + 1) : newToken();
+    const queue = createRequestQueue();
+    drag = {
+      token, rows: [], queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null,
+      copy: false, foreign: sessionType ? 'joined' : 'external',
+    };
+    const current = drag;
+    const begin = sessionType
+      ? () => api.join(token)
+      : () => api.external({
+        token,
+        types: types.filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE)),
+        files: items.filter((item) => item.kind === 'file').map((item) => item.type),
+      });
+    queue.run(begin)
+      .then((answer) => { current.table = answer.table; })
+      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+  }
+
+  /** A foreign drag is over once it is dropped or leaves the window; only ours posts its end. */
+  function finishForeign(current) {
+    if (drag === current) drag = null;
+    feedback.clear();
+    if (current.foreign === 'external') current.queue.run(() => api.end(current.token)).catch(() => {});
+  }
+
   function onDragEnter(event) {
     depth += 1;
+    if (!drag) startForeign(event);
     if (!drag) return;
     // The same decision as dragover: a target becomes the drop target only if dragenter is
     // cancelled too (HTML's rule, which some browsers enforce).
@@ -376,7 +443,9 @@ function initDragAndDrop(root, api, view) {
 
   function onDragLeave() {
     depth = Math.max(0, depth - 1);
-    if (depth === 0 && drag) switchTarget(null, null);
+    if (depth !== 0 || !drag) return;
+    switchTarget(null, null);
+    if (drag.foreign) finishForeign(drag);
   }
 
   function switchTarget(target, event) {
@@ -420,9 +489,62 @@ function initDragAndDrop(root, api, view) {
       op: crypto.randomUUID(), version: view.version(), target: wireTarget(target), location,
       shown: current.decision.op, copy: current.copy,
     };
-    current.dropped = current.queue.run(() => api.drop(current.token, body))
-      .then((answer) => { view.say(answer.message, answer.changes.length ? 'success' : 'info'); return answer; })
-      .catch((error) => { view.say(error.message, 'error'); if (error.status === 409) view.resync(); return null; });
+    if (current.foreign === 'external') {
+      // Protected data becomes readable now, and only inside this handler.
+      const transfer = event.dataTransfer;
+      body.data = [...transfer.types]
+        .filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE))
+        .map((type) => [type, transfer.getData(type)]);
+      const files = [...transfer.files];
+      current.dropped = current.queue.run(() => uploadAll(current, target, files))
+        .then((ids) => { body.files = ids; return api.drop(current.token, body); })
+        .then(showDropped, dropFailed(target));
+    } else {
+      current.dropped = current.queue.run(() => api.drop(current.token, body)).then(showDropped, dropFailed(target));
+    }
+    if (current.foreign) {
+      // No dragend reaches this page: apply the answer now and end our part of the session.
+      current.dropped.then((answer) => { if (answer) view.apply(answer); });
+      finishForeign(current);
+    }
+  }
+
+  function showDropped(answer) {
+    view.say(answer.message, answer.changes.length ? 'success' : 'info');
+    return answer;
+  }
+
+  function dropFailed(target) {
+    return (error) => {
+      view.say(error.message, 'error');
+      const status = target?.querySelector('.well-status');
+      if (status) status.textContent = error.message;
+      if (error.status === 409) view.resync();
+      return null;
+    };
+  }
+
+  /** Uploads the dropped files one by one, showing progress in the target when it has a meter. */
+  async function uploadAll(current, target, files) {
+    const meter = target.querySelector('.well-progress');
+    const status = target.querySelector('.well-status');
+    if (status) status.textContent = '';
+    const ids = [];
+    try {
+      for (const [index, file] of files.entries()) {
+        const answer = await api.upload(current.token, file, (fraction) => {
+          if (!meter) return;
+          const percent = Math.round(((index + fraction) / files.length) * 100);
+          meter.hidden = false;
+          meter.querySelector('progress').value = percent;
+          meter.querySelector('.well-percent').textContent = `${percent}%`;
+        });
+        ids.push(answer.file);
+      }
+    } finally {
+      if (meter) meter.hidden = true;
+    }
+    return ids;
   }
 
   function onDragEnd() {

@@ -62,3 +62,15 @@ extension DropSession {
         return try Object.object(withItemProviderData: data, typeIdentifier: representation.typeIdentifier)
     }
 }
+
+extension DropSession {
+    /// The file behind an item's representation conforming to `typeIdentifier`, without reading
+    /// it into memory, like `loadFileRepresentation(forTypeIdentifier:)`; nil when the item has
+    /// no file-backed representation of that type. Available only while a drop is performed.
+    public func loadFileRepresentation(forTypeIdentifier typeIdentifier: TypeIdentifier, from item: DropItem) throws -> (url: URL, typeIdentifier: TypeIdentifier)? {
+        guard isPerformingDrop else { throw DragAndDropError.dataNotAvailable }
+        let candidates = item.dragItem.itemProvider.representations.filter { registry.conforms($0.typeIdentifier, to: typeIdentifier) }
+        guard let representation = candidates.first(where: { $0.fileLoader != nil }), let loader = representation.fileLoader else { return nil }
+        return (try loader(), representation.typeIdentifier)
+    }
+}

@@ -24,6 +24,7 @@ public struct ItemProvider: Sendable {
         public let visibility: Visibility
         let load: LoadHandler
         let fileURL: URL?
+        let fileLoader: (@Sendable () throws -> URL)?
     }
 
     /// Registered representations, highest fidelity first.
@@ -40,7 +41,7 @@ public struct ItemProvider: Sendable {
         loadHandler: @escaping LoadHandler
     ) {
         guard !representations.contains(where: { $0.typeIdentifier == typeIdentifier }) else { return }
-        representations.append(Representation(typeIdentifier: typeIdentifier, visibility: visibility, load: loadHandler, fileURL: nil))
+        representations.append(Representation(typeIdentifier: typeIdentifier, visibility: visibility, load: loadHandler, fileURL: nil, fileLoader: nil))
     }
 
     /// Registers bytes that already exist.
@@ -62,7 +63,22 @@ public struct ItemProvider: Sendable {
             progress.complete(Int64(data.count))
             return data
         }
-        representations.append(Representation(typeIdentifier: typeIdentifier, visibility: visibility, load: load, fileURL: fileURL))
+        representations.append(Representation(typeIdentifier: typeIdentifier, visibility: visibility, load: load, fileURL: fileURL, fileLoader: { fileURL }))
+    }
+
+    /// Registers a file that does not exist yet — a promise, like an upload that arrives with
+    /// the drop. `fileLoader` is called only while the drop is performed.
+    public mutating func registerFileRepresentation(
+        forTypeIdentifier typeIdentifier: TypeIdentifier, visibility: Visibility = .all,
+        fileLoader: @escaping @Sendable () throws -> URL
+    ) {
+        guard !representations.contains(where: { $0.typeIdentifier == typeIdentifier }) else { return }
+        let load: LoadHandler = { progress in
+            let data = try Data(contentsOf: try fileLoader())
+            progress.complete(Int64(data.count))
+            return data
+        }
+        representations.append(Representation(typeIdentifier: typeIdentifier, visibility: visibility, load: load, fileURL: nil, fileLoader: fileLoader))
     }
 
     /// Registered type identifiers in fidelity order.

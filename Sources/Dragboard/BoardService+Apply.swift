@@ -9,8 +9,10 @@ extension BoardService {
 
     /// Applies a performed drop's placements and describes the changes for every viewer.
     func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction) throws -> Applied {
-        guard case .list(let listID) = result.target else {
-            throw DragboardError.unprocessable("this target does not take drops yet")
+        let listID: String
+        switch result.target {
+        case .list(let id): listID = id
+        case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx)
         }
         let list = try tx.lists().first { $0.id == listID }
         let rows = result.placements.filter { if case .row = $0.destination { true } else { false } }
@@ -69,6 +71,29 @@ extension BoardService {
 
     private func contents(of item: ItemRecord, tx: BoardTransaction) throws -> [ItemRecord] {
         item.kind == ItemKind.box.rawValue ? try tx.rows(in: item.listID, container: item.id) : []
+    }
+
+    /// The image well stores images (moving each upload into place); the label keeps the text.
+    private func applyToZone(_ zoneID: String, _ result: SessionEngine.DropResult, tx: BoardTransaction) throws -> Applied {
+        var message = ""
+        switch zoneID {
+        case ImageWellDelegate.id:
+            let images = result.placements.compactMap { $0.content as? IncomingImage }
+            for image in images {
+                let id = UUID().uuidString.lowercased()
+                try tx.addImage(ZoneImageRecord(id: id, zoneID: zoneID, name: image.name, mimeType: image.format.rawValue, size: image.size))
+                try FileManager.default.moveItem(at: image.file, to: imagesDirectory.appendingPathComponent(id))
+            }
+            message = images.count == 1 ? "Added \(images[0].name) to the image well." : "Added \(images.count) images to the image well."
+        case LabelDelegate.id:
+            guard let text = result.placements.first?.content as? IncomingItem else { throw DragboardError.unprocessable("nothing to show") }
+            try tx.setLabel(zoneID, text: text.title)
+            message = "The label shows “\(text.title)”."
+        default:
+            throw DragboardError.notFound("unknown zone \(zoneID)")
+        }
+        let html = renderer.zone(zoneID, try ZonesView(tx))
+        return Applied(changes: [.init(kind: .zone, item: zoneID, html: html)], message: message)
     }
 
     static func names(_ titles: [String]) -> String {

@@ -16,6 +16,7 @@ extension BoardService {
         var changed = false
         let result = try store.perform(operationID: request.op, fingerprint: fingerprint) { tx in
             let entry = try sessions.entry(token, owner: owner)
+            try fill(entry.payload, from: request)
             return try entry.engine.withLock { engine in
                 var working = engine
                 if tx.baseVersion != request.version {
@@ -46,6 +47,19 @@ extension BoardService {
             live.broadcast(event: "changes", version: result.version, json: result.response)
         }
         return result.response
+    }
+
+    /// Hands a drop from outside its strings and files; the session's promises read them.
+    private func fill(_ payload: DropPayload?, from request: BoardAPI.DropRequest) throws {
+        guard let payload else { return }
+        var strings: [String: String] = [:]
+        for pair in request.data ?? [] {
+            guard pair.count == 2 else { throw DragboardError.badRequest("data holds [type, string] pairs") }
+            strings[pair[0].lowercased()] = pair[1]
+        }
+        guard !strings.isEmpty || !(request.files ?? []).isEmpty else { throw DragboardError.unprocessable("the drop is empty") }
+        payload.setStrings(strings)
+        try payload.bindFiles(request.files ?? [])
     }
 
     /// What makes two drop requests the same operation.

@@ -9,19 +9,31 @@ public final class BoardService: Sendable {
     public let renderer: BoardRenderer
     public let sessions: DragSessions
     public let live: LiveHub
+    /// Stored images, named by id; uploads wait in `uploads/` until a drop keeps them.
+    public let imagesDirectory: URL
     let logger: Logger
 
-    public init(store: BoardStore, renderer: BoardRenderer, sessions: DragSessions = DragSessions(), live: LiveHub = LiveHub(), logger: Logger) {
+    /// Largest image a drop may upload.
+    static let maximumImageSize = 20 * 1024 * 1024
+
+    public init(store: BoardStore, renderer: BoardRenderer, imagesDirectory: URL, sessions: DragSessions = DragSessions(),
+                live: LiveHub = LiveHub(), logger: Logger) throws {
         self.store = store
         self.renderer = renderer
+        self.imagesDirectory = imagesDirectory
         self.sessions = sessions
         self.live = live
         self.logger = logger
+        // Uploads left by a previous run were never dropped: nothing refers to them.
+        try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent("uploads"))
+        try FileManager.default.createDirectory(at: imagesDirectory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
     }
 
     /// The whole page for a viewer holding `csrf`.
     func page(csrf: String) throws -> String {
-        renderer.page(try store.snapshot(), csrf: csrf)
+        let snapshot = try store.snapshot()
+        let zones = try store.read { try ZonesView($0) }
+        return renderer.page(snapshot, zones: zones, csrf: csrf)
     }
 
     /// Every list, rendered: how a browser that missed a version catches up.

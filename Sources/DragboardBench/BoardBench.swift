@@ -21,7 +21,7 @@ enum BoardBench {
             }
         }
         let renderer = try await BoardRenderer(templatesDirectory: root.appendingPathComponent("Templates").path)
-        let service = BoardService(store: store, renderer: renderer, logger: Logger(label: "bench"))
+        let service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"), logger: Logger(label: "bench"))
         var router = Router()
         service.addRoutes(to: &router)
         return (service, router, directory)

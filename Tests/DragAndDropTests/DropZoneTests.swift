@@ -81,3 +81,24 @@ import Testing
         #expect(seen.all == ["0.25", "0.50", "1.00"])
     }
 }
+
+@Suite struct FilePromiseTests {
+    @Test func aPromisedFileIsResolvedOnlyAtDropTime() throws {
+        let resolved = CallLog()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("promise-\(UUID().uuidString).png")
+        try Data.tinyPNG.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var provider = ItemProvider()
+        provider.registerFileRepresentation(forTypeIdentifier: .png) { resolved.record("loaded"); return file }
+        var session = DropSession(items: [DragItem(itemProvider: provider)], localDragSession: nil)
+        let item = DropItem(dragItem: session.items[0], sourceIndexPath: nil)
+        #expect(session.hasItemsConforming(toTypeIdentifiers: [.image]))
+        #expect(throws: DragAndDropError.dataNotAvailable) { try session.loadFileRepresentation(forTypeIdentifier: .image, from: item) }
+        #expect(resolved.all.isEmpty)
+        session.isPerformingDrop = true
+        let loaded = try #require(try session.loadFileRepresentation(forTypeIdentifier: .image, from: item))
+        #expect(loaded.url == file && loaded.typeIdentifier == .png)
+        #expect(try session.loadFileRepresentation(forTypeIdentifier: .text, from: item) == nil)
+        #expect(try session.loadObjects(ofClass: PNGImage.self).first?.byteCount == Data.tinyPNG.count)
+    }
+}

@@ -19,7 +19,7 @@ struct TestBoard {
         let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
         try DemoBoard.seed(store)
         let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path)
-        service = BoardService(store: store, renderer: renderer, logger: Logger(label: "test"))
+        service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"), logger: Logger(label: "test"))
         var router = Router()
         service.addRoutes(to: &router)
         self.router = router

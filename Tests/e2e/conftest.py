@@ -74,13 +74,41 @@ def context(browser):
     created.close()
 
 
+class ConsoleErrors:
+    """What the pages of a test logged as errors (and their uncaught exceptions).
+
+    A test may declare an error it provokes on purpose, by its text and the URL it is about:
+    Chromium itself logs "Failed to load resource: the server responded with a status of 415"
+    when a request of the page is refused, whatever the page does with the answer."""
+
+    def __init__(self):
+        self.seen: list[tuple[str, str]] = []
+        self.expected: list[tuple[re.Pattern, re.Pattern]] = []
+
+    def watch(self, page):
+        page.on("pageerror", lambda error: self.seen.append((str(error), "")))
+        page.on("console", lambda message: self.seen.append((message.text, message.location.get("url", "")))
+                if message.type == "error" else None)
+        return page
+
+    def expect(self, text: str, url: str):
+        """Tolerates errors whose text and URL match these regular expressions."""
+        self.expected.append((re.compile(text), re.compile(url)))
+
+    def unexpected(self) -> list[str]:
+        return [f"{text} ({url})" if url else text for text, url in self.seen
+                if not any(text_re.search(text) and url_re.search(url) for text_re, url_re in self.expected)]
+
+
 @pytest.fixture
-def page(context, server):
-    opened = context.new_page()
-    errors = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+def console_errors():
+    return ConsoleErrors()
+
+
+@pytest.fixture
+def page(context, server, console_errors):
+    opened = console_errors.watch(context.new_page())
     opened.goto(server.url)
     opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     yield opened
-    assert errors == [], f"browser errors: {errors}"
+    assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"

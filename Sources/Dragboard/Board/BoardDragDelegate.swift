@@ -43,10 +43,10 @@ extension DropSession {
         if kind == .person, let person = try loadObject(ofClass: PersonValue.self, from: item) {
             return IncomingItem(kind: .person, title: person.name, age: person.age)
         }
-        if kind != .person, let url = try? loadObject(ofClass: URL.self, from: item) {
+        if kind == .place || kind == .text, let url = try? loadObject(ofClass: URL.self, from: item) {
             return IncomingItem(kind: kind == .place ? .link : kind, title: url.absoluteString, url: url.absoluteString)
         }
-        guard kind != .person, let text = try loadObject(ofClass: String.self, from: item) else {
+        guard kind != .person, let text = try loadObject(ofClass: String.self, from: item) ?? loadObject(ofClass: HTMLText.self, from: item)?.text else {
             throw DragboardError.unprocessable("nothing readable was dropped")
         }
         let title = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")

@@ -33,6 +33,8 @@ extension BoardReading {
             case nil: continue
             }
         }
+        targets.add(ZoneTarget(id: ImageWellDelegate.id), delegate: ImageWellDelegate())
+        targets.add(ZoneTarget(id: LabelDelegate.id), delegate: LabelDelegate())
         return targets
     }
 }

@@ -105,6 +105,20 @@ enum BoardAPI {
         var table: Table
     }
 
+    /// The first `dragenter` of a drag from another app: the types the browser shows (data is
+    /// readable only at the drop) and the types of the dragged files.
+    struct ExternalRequest: Codable {
+        var token: String
+        var types: [String]
+        var files: [String]
+    }
+
+    struct UploadResponse: Codable {
+        var file: String
+        var size: Int
+        var type: String
+    }
+
     struct TargetRequest: Codable {
         var target: Target?
         var location: Location?
@@ -126,11 +140,15 @@ enum BoardAPI {
         var location: Location?
         var shown: DropOperation?
         var copy: Bool?
+        /// A drop from outside: the DataTransfer's strings as `[type, data]` pairs…
+        var data: [[String]]?
+        /// …and the ids of its uploaded files, in the order of the session's file items.
+        var files: [String]?
     }
 
     /// A change to the page, applied by the browser in order.
     struct Change: Codable, Hashable {
-        enum Kind: String, Codable { case remove, insert, replace }
+        enum Kind: String, Codable { case remove, insert, replace, zone }
         var kind: Kind
         var item: String
         var list: String?

@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 
 extension BoardService {
@@ -25,13 +26,36 @@ extension BoardService {
                 return .json(try begin(try request.decode(BoardAPI.BeginRequest.self), owner: owner), status: .created)
             }
         }
+        router.post("/api/sessions/external", bodyLimit: 8 * 1024) { [self] request in
+            try Self.mapped {
+                let owner = try RequestGuard.checkWrite(request)
+                return .json(try beginExternal(try request.decode(BoardAPI.ExternalRequest.self), owner: owner), status: .created)
+            }
+        }
+        router.post("/api/sessions/:token/join", bodyLimit: 1024) { [self] request in
+            try Self.mapped {
+                let owner = try RequestGuard.checkWrite(request)
+                return .json(try join(request.pathParameters["token"] ?? "", owner: owner))
+            }
+        }
+        router.post("/api/sessions/:token/files", bodyLimit: Self.maximumImageSize, streamingBody: { [self] request in
+            do {
+                let owner = try RequestGuard.checkWrite(request)
+                return try uploadSink(request.pathParameters["token"] ?? "", request: request, owner: owner)
+            } catch {
+                throw DragboardError.from(error)
+            }
+        })
+        router.get("/images/:id") { [self] request in
+            try Self.mapped { try image(request.pathParameters["id"] ?? "") }
+        }
         router.post("/api/sessions/:token/target", bodyLimit: 4 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
                 return .json(try target(request.pathParameters["token"] ?? "", try request.decode(BoardAPI.TargetRequest.self), owner: owner))
             }
         }
-        router.post("/api/sessions/:token/drop", bodyLimit: 16 * 1024) { [self] request in
+        router.post("/api/sessions/:token/drop", bodyLimit: 256 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
                 let body = try drop(request.pathParameters["token"] ?? "", try request.decode(BoardAPI.DropRequest.self), owner: owner)
@@ -44,6 +68,13 @@ extension BoardService {
                 return .json(try end(request.pathParameters["token"] ?? "", owner: owner))
             }
         }
+    }
+
+    /// A stored image, by id only: never a path from the request.
+    func image(_ id: String) throws -> Response {
+        guard let record = try store.read({ try $0.image(id) }) else { throw DragboardError.notFound("unknown image") }
+        let bytes = try Data(contentsOf: imagesDirectory.appendingPathComponent(record.id))
+        return Response(headers: ["Content-Type": record.mimeType, "Cache-Control": "public, max-age=31536000, immutable"], body: .bytes(Array(bytes)))
     }
 
     /// Runs a handler, turning the app's and the lower layers' errors into HTTP errors.

@@ -9,15 +9,15 @@ public struct BoardRenderer: Sendable {
     /// Loads every `*.mustache` template of `directory`.
     public init(templatesDirectory directory: String) async throws {
         library = try await MustacheLibrary(directory: directory)
-        for name in ["page", "list", "row"] where library.getTemplate(named: name) == nil {
+        for name in ["page", "list", "row", "zone-image-well", "zone-label"] where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
     }
 
     /// The whole page.
-    public func page(_ snapshot: BoardSnapshot, csrf: String) -> String {
+    func page(_ snapshot: BoardSnapshot, zones: ZonesView, csrf: String) -> String {
         let lists = snapshot.lists.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)) }
-        let page = PageView(csrf: csrf, version: snapshot.version,
+        let page = PageView(csrf: csrf, version: snapshot.version, zones: zones,
                             cats: lists.filter { $0.kind == ListKind.cat.rawValue }, others: lists.filter { $0.kind != ListKind.cat.rawValue })
         return library.render(page, withTemplate: "page") ?? ""
     }
@@ -32,6 +32,11 @@ public struct BoardRenderer: Sendable {
         library.render(RowView(BoardItem(item), contents: contents), withTemplate: "row") ?? ""
     }
 
+    /// One drop zone, as swapped in by the browser after a drop on it.
+    func zone(_ id: String, _ zones: ZonesView) -> String {
+        library.render(zones, withTemplate: "zone-\(id)") ?? ""
+    }
+
     func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord]) -> ListView {
         ListView(id: list.id, title: list.title, kind: list.kind,
                  rows: rows.map { RowView(BoardItem($0), contents: $0.kind == ItemKind.box.rawValue ? contents($0.id) : []) })
@@ -41,6 +46,7 @@ public struct BoardRenderer: Sendable {
 struct PageView {
     var csrf: String
     var version: Int
+    var zones: ZonesView
     var cats: [ListView]
     var others: [ListView]
 }
@@ -87,5 +93,21 @@ struct RowView {
     static func dragData(_ item: BoardItem) -> String {
         let pairs = ((try? item.itemProvider.publicRepresentations(in: BoardTypes.registry)) ?? []).map { [$0.mimeType, String(decoding: $0.data, as: UTF8.self)] }
         return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}
+
+/// The drop zones' content.
+struct ZonesView {
+    struct Image { var id: String; var name: String }
+
+    var images: [Image]
+    var label: String
+    var hasLabel: Bool
+
+    init(_ tx: BoardTransaction) throws {
+        images = try tx.images(in: ImageWellDelegate.id).map { Image(id: $0.id, name: $0.name) }
+        let text = try tx.label(LabelDelegate.id)
+        label = text ?? ""
+        hasLabel = text != nil
     }
 }

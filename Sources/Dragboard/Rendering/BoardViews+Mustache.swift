@@ -8,6 +8,7 @@ extension PageView: MustacheParent {
         switch name {
         case "csrf": csrf
         case "version": version
+        case "zones": zones
         case "cats": cats
         case "others": others
         default: nil
@@ -52,6 +53,28 @@ extension RowView.Content: MustacheParent {
         switch name {
         case "id": id
         case "title": title
+        default: nil
+        }
+    }
+}
+
+extension ZonesView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "images": images
+        case "hasImages": !images.isEmpty
+        case "label": label
+        case "hasLabel": hasLabel
+        default: nil
+        }
+    }
+}
+
+extension ZonesView.Image: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": name
         default: nil
         }
     }

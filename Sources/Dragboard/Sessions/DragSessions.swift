@@ -13,12 +13,15 @@ public final class DragSessions: Sendable {
         let owner: String
         let engine: Mutex<SessionEngine>
         let started: ContinuousClock.Instant
+        /// Data and files of a drop from outside; nil for drags that started in the app.
+        let payload: DropPayload?
 
-        init(token: String, owner: String, engine: SessionEngine) {
+        init(token: String, owner: String, engine: SessionEngine, payload: DropPayload?) {
             self.token = token
             self.owner = owner
             self.engine = Mutex(engine)
             self.started = .now
+            self.payload = payload
         }
     }
 
@@ -31,13 +34,15 @@ public final class DragSessions: Sendable {
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
     /// digits, which survive as part of a DataTransfer type name.
-    func insert(_ engine: SessionEngine, token: String, owner: String) throws -> String {
+    func insert(_ engine: SessionEngine, token: String, owner: String, payload: DropPayload? = nil) throws -> String {
         guard token.count == 32, token.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
-        let entry = Entry(token: token, owner: owner, engine: engine)
+        let entry = Entry(token: token, owner: owner, engine: engine, payload: payload)
         let now = ContinuousClock.now
         try entries.withLock { entries in
+            let expired = entries.values.filter { now - $0.started >= lifetime }
+            expired.forEach { $0.payload?.discard() }
             entries = entries.filter { now - $0.value.started < lifetime }
             guard entries[token] == nil else { throw DragboardError.conflict("session token already in use") }
             entries[token] = entry
@@ -54,7 +59,7 @@ public final class DragSessions: Sendable {
     }
 
     func remove(_ token: String) {
-        _ = entries.withLock { $0.removeValue(forKey: token) }
+        entries.withLock { $0.removeValue(forKey: token) }?.payload?.discard()
     }
 
     var count: Int { entries.withLock { $0.count } }

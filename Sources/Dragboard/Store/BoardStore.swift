@@ -91,6 +91,23 @@ public final class BoardStore: Sendable {
                 CREATE INDEX operation_createdAt ON operation(createdAt);
                 """)
         }
+        migrator.registerMigration("v2-zones") { db in
+            try db.execute(sql: """
+                CREATE TABLE zoneImage (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    zoneID TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    mimeType TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    createdVersion INTEGER NOT NULL
+                );
+                CREATE INDEX zoneImage_zone ON zoneImage(zoneID, createdVersion, id);
+                CREATE TABLE zoneLabel (
+                    zoneID TEXT PRIMARY KEY NOT NULL,
+                    text TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

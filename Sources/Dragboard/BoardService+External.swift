@@ -1,0 +1,59 @@
+import DragAndDrop
+import Foundation
+import MicroHTTP
+import Synchronization
+
+extension BoardService {
+    /// A drag from another app or origin entered the page: its items are promises of the types
+    /// the browser shows, loaded from the drop's payload only when the drop is performed.
+    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String) throws -> BoardAPI.BeginResponse {
+        guard request.types.count <= 32, request.files.count <= 16 else { throw DragboardError.unprocessable("too many types or files") }
+        let registry = BoardTypes.registry
+        let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"))
+        var items: [DragItem] = []
+        for (index, mimeType) in request.files.enumerated() {
+            var provider = ItemProvider()
+            let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
+            provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).url }
+            items.append(DragItem(itemProvider: provider))
+        }
+        var strings = ItemProvider()
+        for mimeType in request.types {
+            let bare = mimeType.lowercased()
+            guard let type = registry.typeIdentifier(forMIMEType: bare), type != BoardTypes.itemReference else { continue }
+            strings.registerDataRepresentation(forTypeIdentifier: type) { progress in
+                guard let string = payload.string(for: bare) else { throw DragboardError.unprocessable("the drop carried no \(bare) data") }
+                progress.complete(Int64(string.utf8.count))
+                return Data(string.utf8)
+            }
+        }
+        if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
+        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets()) }
+        var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
+        let table = BoardAPI.Table(engine.proposalTable())
+        let token = try sessions.insert(engine, token: request.token, owner: owner, payload: payload)
+        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table)
+    }
+
+    /// Another window of this app recognised the session's type in a drag: it gets the same
+    /// session's table (moves allowed — same origin is the same app).
+    func join(_ token: String, owner: String) throws -> BoardAPI.BeginResponse {
+        let entry = try sessions.entry(token, owner: owner)
+        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets()) }
+        return entry.engine.withLock { engine in
+            engine.updateTargets(targets)
+            return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
+                                          allowsMove: engine.dropSession.allowsMoveOperation,
+                                          restricted: engine.dragSession?.isRestrictedToDraggingApplication ?? false,
+                                          table: BoardAPI.Table(engine.proposalTable()))
+        }
+    }
+
+    /// Streams a dropped file of an external session to disk, checking its magic bytes first.
+    func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
+        let entry = try sessions.entry(token, owner: owner)
+        guard let payload = entry.payload else { throw DragboardError.badRequest("only drops from outside upload files") }
+        let name = String((request.headers["X-File-Name"] ?? "image").prefix(200))
+        return try ImageUploadSink(payload: payload, name: name, limit: Self.maximumImageSize)
+    }
+}

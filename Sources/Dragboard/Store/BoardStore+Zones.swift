@@ -1,0 +1,43 @@
+import GRDB
+
+/// An image stored in a drop zone; its bytes live in the image folder under `id`.
+public struct ZoneImageRecord: Sendable, Equatable, Codable, FetchableRecord {
+    public var id: String
+    public var zoneID: String
+    public var name: String
+    public var mimeType: String
+    public var size: Int
+}
+
+extension BoardTransaction {
+    /// Records an image in a zone (its file must already be in place).
+    public func addImage(_ image: ZoneImageRecord) throws {
+        try db.execute(sql: """
+            INSERT INTO zoneImage (id, zoneID, name, mimeType, size, createdVersion) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [image.id, image.zoneID, image.name, image.mimeType, image.size, newVersion])
+    }
+
+    /// Replaces a label's text.
+    public func setLabel(_ zoneID: String, text: String) throws {
+        try db.execute(sql: """
+            INSERT INTO zoneLabel (zoneID, text) VALUES (?, ?) ON CONFLICT(zoneID) DO UPDATE SET text = excluded.text
+            """, arguments: [zoneID, text])
+    }
+
+    /// A zone's images, oldest first.
+    public func images(in zoneID: String) throws -> [ZoneImageRecord] {
+        try ZoneImageRecord.fetchAll(db, sql: """
+            SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE zoneID = ? ORDER BY createdVersion, id
+            """, arguments: [zoneID])
+    }
+
+    /// A label's text, if anything was dropped on it.
+    public func label(_ zoneID: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
+    }
+
+    /// One image's record.
+    public func image(_ id: String) throws -> ZoneImageRecord? {
+        try ZoneImageRecord.fetchOne(db, sql: "SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE id = ?", arguments: [id])
+    }
+}
