@@ -496,9 +496,10 @@ function initDragAndDrop(root, api, view) {
         .filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE))
         .map((type) => [type, transfer.getData(type)]);
       const files = [...transfer.files];
-      current.dropped = current.queue.run(() => uploadAll(current, target, files))
-        .then((ids) => { body.files = ids; return api.drop(current.token, body); })
-        .then(showDropped, dropFailed(target));
+      current.dropped = current.queue.run(async () => {
+        body.files = await uploadAll(current, target, files);
+        return api.drop(current.token, body);
+      }).then(showDropped, dropFailed(target));
     } else {
       current.dropped = current.queue.run(() => api.drop(current.token, body)).then(showDropped, dropFailed(target));
     }

@@ -33,6 +33,9 @@ public struct IncomingItem: Sendable, Hashable {
 extension DropSession {
     var dragSource: DragSource? { localDragSession?.localContext as? DragSource }
 
+    /// Whether the items offer something readable as text: plain text, HTML (reduced to text) or a URL.
+    var hasText: Bool { hasItemsConforming(toTypeIdentifiers: [.plainText, .html, .url]) }
+
     /// True when every item conforms to one of `types`.
     func allItemsConform(to types: [TypeIdentifier]) -> Bool {
         !items.isEmpty && items.allSatisfy { item in types.contains { item.itemProvider.hasItemConforming(toTypeIdentifier: $0, in: registry) } }

@@ -12,7 +12,7 @@ struct CatDropDelegate: ListDropDelegate {
         }
         let isToy = session.allItemsConform(to: [BoardTypes.toy])
         guard isToy || session.localDragSession == nil else { return .cancel }
-        guard session.canLoadObjects(ofClass: String.self) else { return .cancel }
+        guard session.hasText else { return .cancel }
         let operation: DropOperation = session.isCopyModifierPressed ? .copy : .move
         return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// else rows are copied; below the last row they are appended.
 struct PlacesDropDelegate: ListDropDelegate {
     func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
-        session.canLoadObjects(ofClass: String.self)
+        session.hasText
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {

@@ -35,7 +35,7 @@ struct LabelDelegate: DropZoneDelegate {
     static let id = "label"
 
     func canHandle(_ session: DropSession, in zone: ZoneTarget) -> Bool {
-        session.hasItemsConforming(toTypeIdentifiers: [.plainText, .html, .url])
+        session.hasText
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in zone: ZoneTarget) -> DropProposal {
