@@ -6,6 +6,11 @@ import Foundation
 struct CatDropDelegate: ListDropDelegate {
     var name: String
 
+    /// Toys, text (a new toy) and people (forbidden, with a reason) concern a cat; nothing else does.
+    func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
+        session.hasText || session.hasItemsConforming(toTypeIdentifiers: [BoardTypes.toy, BoardTypes.person])
+    }
+
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
         if session.hasItemsConforming(toTypeIdentifiers: [BoardTypes.person]) {
             return .forbidden("\(name) only plays with toys, not with people")
