@@ -50,7 +50,7 @@ extension BoardService {
     }
 
     /// Streams a dropped file of an external session to disk, checking its magic bytes first.
-    func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
+    package func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
         let entry = try sessions.entry(token, owner: owner)
         guard let payload = entry.payload else { throw DragboardError.badRequest("only drops from outside upload files") }
         let name = String((request.headers["X-File-Name"] ?? "image").prefix(200))

@@ -4,3 +4,4 @@ import Foundation
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 ProposalTableBench.run()
 try await BoardBench.run(root: root)
+try await ImageBench.run(root: root)
