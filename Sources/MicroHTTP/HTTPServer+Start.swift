@@ -15,6 +15,8 @@ extension HTTPServer {
         let context = Unmanaged.passUnretained(core).toOpaque()
         let daemon = withUnsafeMutablePointer(to: &address) { addressPointer -> OpaquePointer? in
             var options: [MHD_OptionItem] = [
+                // First, so that MHD reports everything, option errors included, through it.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(Callbacks.log, to: Int.self), ptr_value: context),
                 Self.option(.THREAD_POOL_SIZE, max(1, configuration.threadPoolSize)),
                 Self.option(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
                 Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
@@ -31,7 +33,6 @@ extension HTTPServer {
                     value: unsafeBitCast(Callbacks.keepEscapes, to: Int.self),
                     ptr_value: nil
                 ),
-                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(Callbacks.log, to: Int.self), ptr_value: context),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return cmhd_start_daemon(flags, UInt16(configuration.port), Callbacks.handle, context, &options)
