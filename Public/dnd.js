@@ -462,17 +462,25 @@ function initDragAndDrop(root, api, view) {
     if (!drag) return;
     const target = targetOf(event.target);
     if (target !== drag.target) switchTarget(target, event);
-    if (!target) return;
+    if (!target) {
+      // Outside every target a foreign drag is refused here too, rather than left to the
+      // browser, whose default for a dropped file is to navigate away to it.
+      if (drag.foreign) {
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'none';
+      }
+      return;
+    }
     drag.copy = event.altKey;
     drag.location = locate(target, event);
     const decision = drag.failed ? NO_DROP : resolve(drag.table, entryFor(drag.table, target), drag.location, drag.copy);
     drag.decision = decision;
-    if (decision.op === 'copy' || decision.op === 'move') {
-      event.preventDefault();
-      event.dataTransfer.dropEffect = decision.op;
-    } else {
-      event.dataTransfer.dropEffect = 'none';
-    }
+    const accepted = decision.op === 'copy' || decision.op === 'move';
+    // A foreign drag is always cancelled, refusals included: Chromium sends neither drop nor
+    // dragleave when a file from another app is released over a target that did not cancel,
+    // and the session would never end. `dropEffect = 'none'` still shows the refusal.
+    if (accepted || drag.foreign) event.preventDefault();
+    event.dataTransfer.dropEffect = accepted ? decision.op : 'none';
     feedback.draw(target, decision, target.dataset.list ? view.rowsOf(target) : null);
   }
 
@@ -482,9 +490,14 @@ function initDragAndDrop(root, api, view) {
     const target = targetOf(event.target);
     feedback.clear();
     depth = 0;
-    if (!target || drag.failed) return;
-    const location = locate(target, event);
     const current = drag;
+    const accepted = current.decision.op === 'copy' || current.decision.op === 'move';
+    if (!target || current.failed || (current.foreign && !accepted)) {
+      // A refused foreign drop changes nothing; it only ends this page's part of the session.
+      if (current.foreign) finishForeign(current);
+      return;
+    }
+    const location = locate(target, event);
     const body = {
       op: crypto.randomUUID(), version: view.version(), target: wireTarget(target), location,
       shown: current.decision.op, copy: current.copy,

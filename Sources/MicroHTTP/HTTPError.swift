@@ -62,6 +62,14 @@ extension HTTPError {
     }
 
     static func payloadTooLarge(limit: Int) -> HTTPError {
-        HTTPError(.payloadTooLarge, code: "payload_too_large", message: "The request body exceeds \(limit) bytes.")
+        HTTPError(.payloadTooLarge, code: "payload_too_large", message: "The request body is larger than \(readableSize(limit)).")
+    }
+
+    /// Whole megabytes or kilobytes when the limit is one, so people read "20 MB", not 20971520.
+    private static func readableSize(_ bytes: Int) -> String {
+        let (megabyte, kilobyte) = (1024 * 1024, 1024)
+        if bytes >= megabyte, bytes % megabyte == 0 { return "\(bytes / megabyte) MB" }
+        if bytes >= kilobyte, bytes % kilobyte == 0 { return "\(bytes / kilobyte) KB" }
+        return "\(bytes) bytes"
     }
 }

@@ -75,6 +75,7 @@ import Testing
             let response = try connection.readResponse()
             #expect(response.status == 413)
             #expect(response.errorCode == "payload_too_large")
+            #expect((response.json?["error"] as? [String: Any])?["message"] as? String == "The request body is larger than 1 KB.")
             #expect(response.header("X-Frame-Options") == "DENY")
         }
     }

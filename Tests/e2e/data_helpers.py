@@ -15,7 +15,7 @@ import uuid
 import zlib
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, TimeoutError as PlaywrightTimeoutError, expect
 
 from helpers import point_in
 
@@ -190,11 +190,15 @@ class ExternalDrag:
         x, y = point_in(target, position)
         box = target.bounding_box()
         start = x - min(40.0, box["width"] / 3)
-        with self.page.expect_response(begins) as begun:
-            self.send("dragEnter", start, y)
-            for step in range(1, steps + 1):
-                self.send("dragOver", start + (x - start) * step / steps, y)
-        response = begun.value
+        try:
+            with self.page.expect_response(begins, timeout=10_000) as begun:
+                self.send("dragEnter", start, y)
+                for step in range(1, steps + 1):
+                    self.send("dragOver", start + (x - start) * step / steps, y)
+            response = begun.value
+        except PlaywrightTimeoutError:
+            raise AssertionError("the page asked the server nothing for this new drag (no /api/sessions/external "
+                                 "or /join): does it still hold an earlier drag?") from None
         response.finished()
         assert response.status in (200, 201), f"the page could not begin the session: {response.status} {response.text()}"
         self.begun = response.json()
@@ -216,8 +220,10 @@ class ExternalDrag:
         accept the last dragover. Nothing follows (no dragend in the target page)."""
         self.send("drop", self.x, self.y)
 
-    def cancel(self) -> None:
-        self.send("dragCancel", self.x, self.y)
+    def leave_window(self) -> None:
+        """Moves out of the window (the page gets a dragleave), as a drag going back to its app.
+        (CDP's `dragCancel` fires no event in the page.)"""
+        self.send("dragOver", -20, -20)
 
     def close(self) -> None:
         self.cdp.detach()
@@ -285,6 +291,56 @@ class Api:
         return self.post(f"/api/sessions/{token}/drop", {
             "op": str(uuid.uuid4()), "version": self.version() if version is None else version, "target": target,
             "location": location, "data": [list(pair) for pair in data], "files": list(files)})
+
+
+class RawResponse:
+    """The parts of an HTTP answer the tests read, shaped like Playwright's APIResponse."""
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes):
+        self.status, self.headers, self._body = status, headers, body
+
+    def body(self) -> bytes:
+        return self._body
+
+    def text(self) -> str:
+        return self._body.decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self._body)
+
+
+def upload_expecting_continue(api: Api, token: str, content: bytes, content_type: str = "image/png",
+                              name: str = "picture.png") -> RawResponse:
+    """`POST /files` over a plain socket with `Expect: 100-continue`: the body is sent only after
+    the server's "100 Continue", so a server that refuses from the headers (413) is heard
+    whatever it does with the connection afterwards. Uses the page's cookies and CSRF token."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(api.url)
+    cookies = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in api.page.context.cookies(api.url))
+    head = (f"POST /api/sessions/{token}/files HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: {content_type}\r\n"
+            f"X-File-Name: {name}\r\nX-CSRF-Token: {api.csrf}\r\nCookie: {cookies}\r\n"
+            f"Content-Length: {len(content)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as connection:
+        connection.sendall(head.encode("latin-1"))
+        reader = connection.makefile("rb")
+
+        def read_head() -> tuple[int, dict[str, str]]:
+            status = int(reader.readline().split()[1])
+            headers = {}
+            while (line := reader.readline().decode("latin-1").strip()):
+                key, _, value = line.partition(":")
+                headers[key.strip().lower()] = value.strip()
+            return status, headers
+
+        status, headers = read_head()
+        if status == 100:
+            connection.sendall(content)
+            status, headers = read_head()
+        length = int(headers.get("content-length", "-1"))
+        body = reader.read(length) if length >= 0 else reader.read()
+    return RawResponse(status, headers, body)
 
 
 def assert_json_error(response, statuses, code: str | None = None) -> None:

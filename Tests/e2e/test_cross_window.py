@@ -18,9 +18,14 @@ def test_a_toy_dragged_from_one_window_is_moved_by_a_drop_in_another(page, conte
     assert version(other) == before
     moved = row(page, "cat-1", "Feather wand").get_attribute("data-item")
 
-    # Window A: the drag begins and the mouse stays down.
+    # Window A: the drag begins and the mouse stays down; the pointer leaves A's lists (on its
+    # way to the other window: no list of A is targeted when B drops).
     session = start_drag(page, row(page, "cat-1", "Feather wand"))
     written = page.evaluate("window.__setData")
+    x, y = point_in(page.locator(".masthead h1"))
+    session.move_to(x, y)
+    session.move_to(x + 1, y, steps=1)
+    expect(page.locator("[data-drop-operation]")).to_have_count(0)
     tokens = [SESSION_TYPE.fullmatch(kind).group(1) for kind, _ in written if SESSION_TYPE.fullmatch(kind)]
     assert tokens == [session.token], written
 
@@ -40,9 +45,6 @@ def test_a_toy_dragged_from_one_window_is_moved_by_a_drop_in_another(page, conte
     expect(other.locator("[data-drop-operation]")).to_have_count(0)
 
     # Window A: released over no list; the end of the drag tells A what happened.
-    x, y = point_in(page.locator(".masthead h1"))
-    session.move_to(x, y)
-    session.move_to(x + 1, y, steps=1)
     assert session.release() is None, "A itself dropped nothing"
     assert session.ended["operation"] == "move", session.ended
     wait_version(page, before + 1)

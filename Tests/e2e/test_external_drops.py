@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from data_helpers import ExternalDrag, board_markup, drop_and_wait, item_ids, new_row
+from data_helpers import ExternalDrag, board_markup, drop_and_wait, every_operation, item_ids, new_row
 from helpers import board_state, list_of, row, title_cells, version, wait_version
 
 PLACES = ["Paris", "Lisbon", "Oslo", "Kyoto", "Reykjavík"]
@@ -54,21 +54,13 @@ def test_an_external_drag_never_offers_a_move(page, server):
     drag = ExternalDrag(page, items=[("text/plain", "Berlin")], mask=1 | 16)
     drag.enter(row(page, "places", "Oslo"), "top")
     expect(list_of(page, "places")).to_have_attribute("data-drop-operation", "copy")
-    ops = {op for entry in drag.begun["table"]["targets"] for op in _ops(entry)}
+    ops = {op for _, _, op in every_operation(drag.begun["table"])}
     assert "move" not in ops, f"an external session was offered a move: {ops}"
     drag.hover(row(page, "cat-1", "Feather wand"), "top")
     expect(list_of(page, "cat-1")).to_have_attribute("data-drop-operation", "copy")
-    drag.cancel()
+    drag.leave_window()
     expect(page.locator("[data-drop-operation]")).to_have_count(0)
     expect(page.locator(".drop-badge")).to_be_hidden()
-
-
-def _ops(entry):
-    for variant in (entry, entry.get("copy") or {}):
-        if "noRow" in variant:
-            yield variant["noRow"]["op"]
-        for run in variant.get("runs", []):
-            yield run["proposal"]["op"]
 
 
 def test_a_uri_list_dropped_on_places_becomes_a_link(page, server):

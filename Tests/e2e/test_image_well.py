@@ -4,6 +4,7 @@ that only pretends to be a PNG is refused by the server (415) and nothing is sto
 files and plain text are refused while hovering.
 
 Test files are written at test time: a valid PNG is built with zlib and struct."""
+import json
 import re
 from types import SimpleNamespace
 
@@ -55,12 +56,15 @@ def test_a_png_file_is_copied_into_the_well_stored_and_served(page, server, file
     expect(page.locator("[data-drop-operation]")).to_have_count(1)
 
     with page.expect_response(is_image) as served:
-        with page.expect_response(is_upload) as uploaded:
-            answer = drop_and_wait(page, drag)
+        with page.expect_request(lambda request: request.url.endswith("/drop")) as drop_request:
+            with page.expect_response(is_upload) as uploaded:
+                answer = drop_and_wait(page, drag)
     assert answer["operation"] == "copy", answer
-    assert uploaded.value.status == 201, uploaded.value.text()
-    stored = uploaded.value.json()
-    assert stored["size"] == len(files.png_bytes) and stored["type"] == "image/png", stored
+    # (DevTools does not keep the upload's answer body: the drop request shows what it said.)
+    assert uploaded.value.status == 201
+    sent = json.loads(drop_request.value.post_data)
+    assert len(sent["files"]) == 1 and isinstance(sent["files"][0], str) and sent["files"][0], sent
+    assert sent["target"] == {"zone": "image-well"}, sent
     assert uploaded.value.request.headers["content-type"] == "image/png"
     assert uploaded.value.request.headers["x-file-name"] == "orange.png"
 
@@ -110,6 +114,30 @@ def test_a_fake_png_is_refused_by_the_server_and_nothing_is_stored(page, server,
     assert version(page) == before
 
 
+def test_a_png_over_the_size_limit_is_refused_by_the_server_and_nothing_is_stored(page, server, tmp_path, console_errors):
+    console_errors.expect(r"status of 413", REFUSED_UPLOAD[1])  # Chromium's own line for the refused request
+    content, _, _ = large_png_bytes(21)
+    assert len(content) > 20 * 1024 * 1024
+    huge = write(tmp_path, "huge.png", content)
+    before, count = version(page), well_images(page).count()
+    well = zone(page, "image-well")
+    drag = ExternalDrag(page, files=[huge])
+    drag.enter(well)
+    expect(well).to_have_attribute("data-drop-operation", "copy")  # its type is fine, its size is not
+
+    with page.expect_response(is_upload) as uploaded:
+        drag.drop()
+    assert uploaded.value.status == 413
+    expect(page.locator(STATUS)).to_contain_text("20 MB")
+    expect(page.locator(STATUS)).to_be_visible()
+    expect(page.locator(PROGRESS)).to_be_hidden()
+    expect(well_images(page)).to_have_count(count)
+    assert api_version(page, server) == before
+    page.reload()
+    expect(well_images(page)).to_have_count(count)
+    assert version(page) == before
+
+
 def test_a_text_file_is_refused_while_hovering(page, server, files):
     uploads = uploads_of(page)
     before, count = version(page), well_images(page).count()
@@ -118,13 +146,53 @@ def test_a_text_file_is_refused_while_hovering(page, server, files):
     drag.enter(well)
     expect(well).to_have_attribute("data-drop-operation", "cancel")
     expect(page.locator(".drop-badge--copy")).to_be_hidden()
-    drag.drop()  # refused: Chromium turns the release into a dragleave
+    drag.leave_window()
 
     expect(page.locator("[data-drop-operation]")).to_have_count(0)
     assert api_version(page, server) == before
     page.reload()
     expect(well_images(page)).to_have_count(count)
     assert uploads == []
+
+
+def test_a_refused_file_released_over_the_well_stores_nothing_and_the_next_drag_is_answered_afresh(page, server, files):
+    """Releasing a refused file is not the end of the page's drag handling: the next drag (a real
+    PNG) begins its own session and is accepted."""
+    uploads = uploads_of(page)
+    before, count = version(page), well_images(page).count()
+    well = zone(page, "image-well")
+    refused = ExternalDrag(page, files=[files.text])
+    refused.enter(well)
+    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    refused.drop()
+    assert api_version(page, server) == before
+    assert uploads == []
+
+    accepted = ExternalDrag(page, files=[files.png])
+    accepted.enter(well)
+    assert accepted.begun["token"] != refused.begun["token"]
+    expect(well).to_have_attribute("data-drop-operation", "copy")
+    drop_and_wait(page, accepted)
+    wait_version(page, before + 1)
+    expect(well_images(page)).to_have_count(count + 1)
+
+
+def test_a_file_released_outside_every_target_keeps_the_page_and_stores_nothing(page, server, files):
+    """Left to itself the browser opens a file dropped on a page; over no target the board
+    refuses it instead, stays where it is, and answers the next drag afresh."""
+    uploads = uploads_of(page)
+    before, url = version(page), page.url
+    stray = ExternalDrag(page, files=[files.png])
+    stray.enter(page.locator(".masthead h1"))
+    stray.drop()
+    well = zone(page, "image-well")
+    accepted = ExternalDrag(page, files=[files.png])
+    accepted.enter(well)
+    assert accepted.begun["token"] != stray.begun["token"]
+    assert page.url == url
+    assert api_version(page, server) == before
+    assert uploads == []
+    expect(well).to_have_attribute("data-drop-operation", "copy")
 
 
 def test_plain_text_over_the_well_is_refused_while_hovering(page, server):
@@ -179,8 +247,7 @@ def test_a_large_png_shows_upload_progress_until_the_image_appears(page, server,
     expect(well).to_have_attribute("data-drop-operation", "copy")
     with page.expect_response(is_upload) as uploaded:
         drag.drop()
-    assert uploaded.value.status == 201, uploaded.value.text()
-    assert uploaded.value.json()["size"] == len(content)
+    assert uploaded.value.status == 201
 
     wait_version(page, before + 1)
     expect(well_images(page)).to_have_count(count + 1)
@@ -188,6 +255,8 @@ def test_a_large_png_shows_upload_progress_until_the_image_appears(page, server,
     image = well_images(page).last
     page.wait_for_function(f"(img) => img.complete && img.naturalWidth === {width} && img.naturalHeight === {height}",
                            arg=image.element_handle())
+    served = page.request.get(server.url + image_path(image))
+    assert served.status == 200 and served.body() == content
 
     # The observer noted every state, however brief: the progress was visible before the image.
     log = page.evaluate("window.__wellLog")
