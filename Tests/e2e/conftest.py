@@ -112,3 +112,23 @@ def page(context, server, console_errors):
     opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     yield opened
     assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"
+
+
+@pytest.fixture
+def api(page, server):
+    """The session API called directly with `page`'s cookie and CSRF token."""
+    from data_helpers import Api
+    return Api(page, server.url)
+
+
+@pytest.fixture
+def intruder(browser, server):
+    """The session API as another browser (its own cookies and CSRF token) calls it."""
+    from data_helpers import Api
+    other = browser.new_context()
+    try:
+        opened = other.new_page()
+        opened.goto(server.url)
+        yield Api(opened, server.url)
+    finally:
+        other.close()

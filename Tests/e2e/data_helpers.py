@@ -281,6 +281,13 @@ class Api:
     def version(self) -> int:
         return self.board()["version"]
 
+    def begin(self, list_id: str, items: list[str], token: str | None = None) -> tuple[str, dict]:
+        """A drag of `items` from `list_id`, as the page's `dragstart` begins it."""
+        token = token or secrets.token_hex(16)
+        response = self.post("/api/sessions", {"token": token, "list": list_id, "items": items})
+        assert response.status == 201, f"{response.status} {response.text()}"
+        return token, response.json()
+
     def external(self, types, files=(), token: str | None = None) -> tuple[str, dict]:
         token = token or secrets.token_hex(16)
         response = self.post("/api/sessions/external", {"token": token, "types": list(types), "files": list(files)})

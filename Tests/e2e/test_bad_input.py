@@ -2,62 +2,11 @@
 retried with the same operation id is applied once and answered identically.
 
 Requests go through `page.request`: the page's cookies, and its CSRF token in `X-CSRF-Token`."""
-import json
 import secrets
 import uuid
 
-import pytest
-
+from data_helpers import assert_json_error, item_ids
 from helpers import board_state, rows
-
-
-class Api:
-    """The browser's session API, called directly with a page's cookie and CSRF token."""
-
-    def __init__(self, page, url):
-        self.page = page
-        self.url = url
-        self.csrf = page.get_attribute('meta[name="csrf-token"]', "content")
-        assert self.csrf and len(self.csrf) == 32
-
-    def post(self, path, body, csrf=True):
-        headers = {"Content-Type": "application/json"}
-        if csrf:
-            headers["X-CSRF-Token"] = self.csrf
-        data = body if isinstance(body, str) else json.dumps(body)
-        return self.page.request.post(self.url + path, data=data, headers=headers)
-
-    def version(self):
-        response = self.page.request.get(self.url + "/api/board")
-        assert response.status == 200
-        return response.json()["version"]
-
-    def begin(self, list_id, items, token=None):
-        token = token or secrets.token_hex(16)
-        response = self.post("/api/sessions", {"token": token, "list": list_id, "items": items})
-        assert response.status == 201, response.text()
-        return token, response.json()
-
-
-def item_ids(page, list_id):
-    return [rows(page, list_id).nth(index).get_attribute("data-item") for index in range(rows(page, list_id).count())]
-
-
-def assert_json_error(response, status, code=None):
-    assert response.status == status, f"expected {status}, got {response.status}: {response.text()}"
-    assert response.headers["content-type"].startswith("application/json")
-    body = response.json()
-    assert set(body) == {"error"}
-    if code is None:  # any stable code, as long as it is not a crash
-        assert isinstance(body["error"]["code"], str) and body["error"]["code"] not in ("", "internal_error")
-    else:
-        assert body["error"]["code"] == code
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-
-
-@pytest.fixture
-def api(page, server):
-    return Api(page, server.url)
 
 
 def test_malformed_json_is_a_400_json_error_and_changes_nothing(api, page):
@@ -91,22 +40,15 @@ def test_a_write_without_the_csrf_header_is_a_403(api, page):
     assert board_state(page) == state
 
 
-def test_a_session_token_presented_by_another_browser_context_is_a_404(api, page, browser, server):
+def test_a_session_token_presented_by_another_browser_context_is_a_404(api, page, intruder):
     before = api.version()
     token, _ = api.begin("cat-1", item_ids(page, "cat-1")[:1])
-    intruder_context = browser.new_context()
-    try:
-        intruder_page = intruder_context.new_page()
-        intruder_page.goto(server.url)
-        intruder = Api(intruder_page, server.url)
-        assert intruder.csrf != api.csrf
-        assert_json_error(intruder.post(f"/api/sessions/{token}/target", {"target": {"list": "cat-2"}, "location": None}), 404, "not_found")
-        assert_json_error(intruder.post(f"/api/sessions/{token}/drop", {
-            "op": str(uuid.uuid4()), "version": before, "target": {"list": "cat-2"}, "location": {"row": 0, "fraction": 0.2}}),
-            404, "not_found")
-        assert_json_error(intruder.post(f"/api/sessions/{token}/end", {}), 404, "not_found")
-    finally:
-        intruder_context.close()
+    assert intruder.csrf != api.csrf
+    assert_json_error(intruder.post(f"/api/sessions/{token}/target", {"target": {"list": "cat-2"}, "location": None}), 404, "not_found")
+    assert_json_error(intruder.post(f"/api/sessions/{token}/drop", {
+        "op": str(uuid.uuid4()), "version": before, "target": {"list": "cat-2"}, "location": {"row": 0, "fraction": 0.2}}),
+        404, "not_found")
+    assert_json_error(intruder.post(f"/api/sessions/{token}/end", {}), 404, "not_found")
     assert api.version() == before
     # The owner's session was not ended by the intruder.
     assert api.post(f"/api/sessions/{token}/end", {}).status == 200

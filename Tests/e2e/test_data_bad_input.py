@@ -5,17 +5,10 @@ images are refused, and a session token that is forged or belongs to another bro
 Requests go through `page.request`: the page's cookie, and its CSRF token in `X-CSRF-Token`."""
 import secrets
 
-import pytest
-
-from data_helpers import Api, assert_json_error, every_operation, item_ids, png_bytes, upload_expecting_continue
+from data_helpers import assert_json_error, every_operation, item_ids, png_bytes, upload_expecting_continue
 from helpers import board_state
 
 MB = 1024 * 1024
-
-
-@pytest.fixture
-def api(page, server):
-    return Api(page, server.url)
 
 
 def places_location(page):
@@ -113,21 +106,14 @@ def test_a_forged_session_token_is_a_404(api, page):
     assert_unchanged(api, page, before, state)
 
 
-def test_a_session_of_another_browser_is_a_404(api, page, browser, server):
+def test_a_session_of_another_browser_is_a_404(api, page, intruder):
     before, state = api.version(), board_state(page)
     token, _ = api.external(["text/plain"], files=["image/png"])
-    intruder_context = browser.new_context()
-    try:
-        intruder_page = intruder_context.new_page()
-        intruder_page.goto(server.url)
-        intruder = Api(intruder_page, server.url)
-        assert intruder.csrf != api.csrf
-        assert_json_error(intruder.upload(token, png_bytes()), 404, "not_found")
-        assert_json_error(intruder.drop(token, {"list": "places"}, data=[["text/plain", "Berlin"]],
-                                        location=places_location(page)), 404, "not_found")
-        assert_json_error(intruder.post(f"/api/sessions/{token}/join", {}), 404, "not_found")
-    finally:
-        intruder_context.close()
+    assert intruder.csrf != api.csrf
+    assert_json_error(intruder.upload(token, png_bytes()), 404, "not_found")
+    assert_json_error(intruder.drop(token, {"list": "places"}, data=[["text/plain", "Berlin"]],
+                                    location=places_location(page)), 404, "not_found")
+    assert_json_error(intruder.post(f"/api/sessions/{token}/join", {}), 404, "not_found")
     assert api.version() == before
     # The owner's session is intact.
     assert api.upload(token, png_bytes()).status == 201

@@ -79,40 +79,37 @@ extension BoardTransaction {
 
     /// The first row after `start` (or the first row) that is not being moved.
     func bound(after start: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
-        let first = try db.cachedStatement(sql: """
-            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? ORDER BY pos, id LIMIT 1
-            """)
-        let following = try db.cachedStatement(sql: """
-            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) > (?, ?)
-            ORDER BY pos, id LIMIT 1
-            """)
-        var cursor = start
-        while true {
-            let row = try cursor.map {
-                try Row.fetchOne(following, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
-            } ?? Row.fetchOne(first, arguments: [gap.listID, gap.containerID])
-            guard let row else { return nil }
-            let found = OrderBound(pos: row[0], id: row[1])
-            guard moving.contains(found.id) else { return found }
-            cursor = found
-        }
+        try walk(from: start, in: gap, skipping: moving, direction: .ascending)
     }
 
     /// The last row before `end` (or the last row) that is not being moved.
     func bound(before end: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
-        let last = try db.cachedStatement(sql: """
+        try walk(from: end, in: gap, skipping: moving, direction: .descending)
+    }
+
+    private enum Direction {
+        case ascending, descending
+
+        var comparison: String { self == .ascending ? ">" : "<" }
+        var order: String { self == .ascending ? "pos, id" : "pos DESC, id DESC" }
+    }
+
+    /// Steps one row at a time through the index from `cursor` (or the end it starts from) to
+    /// the first row not in `moving`: moving rows are usually few, so this beats a NOT IN scan.
+    private func walk(from cursor: OrderBound?, in gap: Gap, skipping moving: Set<String>, direction: Direction) throws -> OrderBound? {
+        let edge = try db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
-            ORDER BY pos DESC, id DESC LIMIT 1
+            ORDER BY \(direction.order) LIMIT 1
             """)
-        let preceding = try db.cachedStatement(sql: """
-            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) < (?, ?)
-            ORDER BY pos DESC, id DESC LIMIT 1
+        let neighbour = try db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
+            ORDER BY \(direction.order) LIMIT 1
             """)
-        var cursor = end
+        var cursor = cursor
         while true {
             let row = try cursor.map {
-                try Row.fetchOne(preceding, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
-            } ?? Row.fetchOne(last, arguments: [gap.listID, gap.containerID])
+                try Row.fetchOne(neighbour, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
+            } ?? Row.fetchOne(edge, arguments: [gap.listID, gap.containerID])
             guard let row else { return nil }
             let found = OrderBound(pos: row[0], id: row[1])
             guard moving.contains(found.id) else { return found }
