@@ -316,21 +316,28 @@ class RawResponse:
         return json.loads(self._body)
 
 
+def _upload_head(api: Api, token: str, length: int, content_type: str, name: str, expect_continue: bool) -> tuple[str, int, bytes]:
+    """Host, port and request head of `POST /files` with the page's cookies and CSRF token."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(api.url)
+    cookies = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in api.page.context.cookies(api.url))
+    head = (f"POST /api/sessions/{token}/files HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: {content_type}\r\n"
+            f"X-File-Name: {name}\r\nX-CSRF-Token: {api.csrf}\r\nCookie: {cookies}\r\nContent-Length: {length}\r\n"
+            + ("Expect: 100-continue\r\n" if expect_continue else "") + "Connection: close\r\n\r\n")
+    return parts.hostname, parts.port, head.encode("latin-1")
+
+
 def upload_expecting_continue(api: Api, token: str, content: bytes, content_type: str = "image/png",
                               name: str = "picture.png") -> RawResponse:
     """`POST /files` over a plain socket with `Expect: 100-continue`: the body is sent only after
     the server's "100 Continue", so a server that refuses from the headers (413) is heard
     whatever it does with the connection afterwards. Uses the page's cookies and CSRF token."""
     import socket
-    from urllib.parse import urlsplit
 
-    parts = urlsplit(api.url)
-    cookies = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in api.page.context.cookies(api.url))
-    head = (f"POST /api/sessions/{token}/files HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: {content_type}\r\n"
-            f"X-File-Name: {name}\r\nX-CSRF-Token: {api.csrf}\r\nCookie: {cookies}\r\n"
-            f"Content-Length: {len(content)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
-    with socket.create_connection((parts.hostname, parts.port), timeout=30) as connection:
-        connection.sendall(head.encode("latin-1"))
+    host, port, head = _upload_head(api, token, len(content), content_type, name, expect_continue=True)
+    with socket.create_connection((host, port), timeout=30) as connection:
+        connection.sendall(head)
         reader = connection.makefile("rb")
 
         def read_head() -> tuple[int, dict[str, str]]:
@@ -348,6 +355,27 @@ def upload_expecting_continue(api: Api, token: str, content: bytes, content_type
         length = int(headers.get("content-length", "-1"))
         body = reader.read(length) if length >= 0 else reader.read()
     return RawResponse(status, headers, body)
+
+
+def upload_cut_off(api: Api, token: str, announced: int, sent: bytes, while_open) -> None:
+    """`POST /files` announcing `announced` bytes that sends only `sent`, calls `while_open()`
+    with the connection still open, then closes it: an upload aborted halfway."""
+    import socket
+
+    host, port, head = _upload_head(api, token, announced, "image/png", "cut.png", expect_continue=False)
+    with socket.create_connection((host, port), timeout=30) as connection:
+        connection.sendall(head + sent)
+        while_open()
+
+
+def wait_until(condition, what: str, timeout: float = 10.0) -> None:
+    """Polls `condition` until it holds: for state outside the browser (files on disk)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.02)
 
 
 def assert_json_error(response, statuses, code: str | None = None) -> None:

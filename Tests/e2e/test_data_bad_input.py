@@ -5,7 +5,8 @@ images are refused, and a session token that is forged or belongs to another bro
 Requests go through `page.request`: the page's cookie, and its CSRF token in `X-CSRF-Token`."""
 import secrets
 
-from data_helpers import assert_json_error, every_operation, item_ids, png_bytes, upload_expecting_continue
+from data_helpers import (assert_json_error, every_operation, item_ids, png_bytes, upload_cut_off, upload_expecting_continue,
+                          wait_until)
 from helpers import board_state
 
 MB = 1024 * 1024
@@ -68,6 +69,26 @@ def test_an_upload_over_the_size_limit_is_a_413_and_stores_nothing(api, page):
     # Nothing was kept for the session: a drop naming no uploaded file stores nothing.
     refused = api.drop(token, {"zone": "image-well"}, files=[])
     assert refused.status >= 400, refused.text()
+    assert_unchanged(api, page, before, state)
+
+
+def test_an_upload_cut_off_halfway_leaves_no_file_behind(api, page, server):
+    before, state = api.version(), board_state(page)
+    token, _ = api.external([], files=["image/png"])
+    uploads = server.database.parent / f"{server.database.name}-images" / "uploads" / token
+
+    def stored() -> list:
+        return list(uploads.iterdir()) if uploads.exists() else []
+
+    def half_written() -> None:
+        # The server streams to disk as bytes arrive: the partial file exists while the client is there.
+        wait_until(lambda: stored() and stored()[0].stat().st_size >= MB, "the partial upload is on disk")
+
+    upload_cut_off(api, token, announced=8 * MB, sent=png_bytes() + b"\0" * (2 * MB), while_open=half_written)
+    wait_until(lambda: not stored(), "the aborted upload is removed")
+    # The session is still usable: a whole upload after the aborted one is taken.
+    assert api.upload(token, png_bytes()).status == 201
+    assert len(stored()) == 1
     assert_unchanged(api, page, before, state)
 
 
