@@ -14,6 +14,11 @@ extension HTTPServer {
         /// Memory per connection for the request line, headers and read buffer; larger headers get 431.
         public var connectionMemoryLimit: Int
         /// Seconds of inactivity after which a connection is closed; 0 means never.
+        ///
+        /// It also bounds how long a client that left mid-body can go unnoticed: libmicrohttpd
+        /// 0.9.75's epoll mode sometimes misses a close that arrives with the last bytes still
+        /// being read (measured: about 1 in 8 uploads cut off at 2 MB), and that connection's
+        /// ``RequestBodySink/abort()`` then runs only at this timeout.
         public var connectionTimeout: Int
         /// How often every event stream gets a `: ping` comment.
         public var heartbeatInterval: Duration

@@ -159,6 +159,21 @@ import Testing
         }
     }
 
+    /// The bound on cleanup: a client gone silent mid-body (or whose close libmicrohttpd's epoll
+    /// mode missed, see `HTTPServer.Configuration.connectionTimeout`) is aborted at the timeout.
+    @Test func streamingBodyAbortsWhenTheClientFallsSilent() throws {
+        let log = UploadLog()
+        try withServer(makeRouter(log: log), configure: { $0.connectionTimeout = 1 }) { server in
+            let connection = try TestConnection(port: server.port)
+            try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            try connection.send(Array(repeating: 3, count: 5000))
+            #expect(waitUntil { log.snapshot.bytes == 5000 })
+            #expect(waitUntil { log.snapshot.aborted == 1 })  // the connection stays open all along
+            #expect(log.snapshot.finished == 0)
+            connection.close()
+        }
+    }
+
     @Test func sinkFactoryCanRefuseBeforeTheBody() throws {
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
