@@ -499,7 +499,7 @@ function initDragAndDrop(root, api, view) {
     }
     const location = locate(target, event);
     const body = {
-      op: crypto.randomUUID(), version: view.version(), target: wireTarget(target), location,
+      op: newToken(), version: view.version(), target: wireTarget(target), location,
       shown: current.decision.op, copy: current.copy,
     };
     if (current.foreign === 'external') {

@@ -8,11 +8,13 @@ extension BoardService {
     }
 
     /// Applies a performed drop's placements and describes the changes for every viewer.
-    func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction) throws -> Applied {
+    /// Images moved into place are appended to `storedFiles`, for the caller to remove if the
+    /// transaction rolls back.
+    func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         let listID: String
         switch result.target {
         case .list(let id): listID = id
-        case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx)
+        case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx, storedFiles: &storedFiles)
         }
         let list = try tx.lists().first { $0.id == listID }
         let rows = result.placements.filter { if case .row = $0.destination { true } else { false } }
@@ -74,15 +76,18 @@ extension BoardService {
     }
 
     /// The image well stores images (moving each upload into place); the label keeps the text.
-    private func applyToZone(_ zoneID: String, _ result: SessionEngine.DropResult, tx: BoardTransaction) throws -> Applied {
+    private func applyToZone(_ zoneID: String, _ result: SessionEngine.DropResult, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         var message = ""
         switch zoneID {
         case ImageWellDelegate.id:
             let images = result.placements.compactMap { $0.content as? IncomingImage }
+            try checkImageQuota(in: zoneID, adding: images.count, bytes: images.reduce(0) { $0 + $1.size }, tx: tx)
             for image in images {
                 let id = UUID().uuidString.lowercased()
                 try tx.addImage(ZoneImageRecord(id: id, zoneID: zoneID, name: image.name, mimeType: image.format.rawValue, size: image.size))
-                try FileManager.default.moveItem(at: image.file, to: imagesDirectory.appendingPathComponent(id))
+                let stored = imagesDirectory.appendingPathComponent(id)
+                try FileManager.default.moveItem(at: image.file, to: stored)
+                storedFiles.append(stored)
             }
             message = images.count == 1 ? "Added \(images[0].name) to the image well." : "Added \(images.count) images to the image well."
         case LabelDelegate.id:

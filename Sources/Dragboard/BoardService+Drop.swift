@@ -6,46 +6,55 @@ extension BoardService {
     /// `drop`: the engine decides again against the current state, the delegate places the
     /// items, and the placements are applied in the same write transaction as the operation id
     /// — a retried drop answers the stored response and changes nothing.
+    ///
+    /// The answer's version is the store's: a drop that wrote nothing (a row dropped onto its
+    /// own place, a refusal) answers the version it saw, no changes, and is broadcast to no one.
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
-        guard request.op.count >= 8, request.op.count <= 64, request.op.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-            throw DragboardError.badRequest("op must be 8 to 64 letters, digits or dashes")
-        }
         let target = try request.target.id
         var location = try request.location?.dropLocation ?? .noRow
-        let fingerprint = try Self.json(Fingerprint(token: token, request: request))
+        let fingerprint = BoardStore.fingerprint(of: Array(try Self.json(Fingerprint(token: token, request: request)).utf8))
         var changed = false
-        let result = try store.perform(operationID: request.op, fingerprint: fingerprint) { tx in
-            let entry = try sessions.entry(token, owner: owner)
-            try fill(entry.payload, from: request)
-            return try entry.engine.withLock { engine in
-                var working = engine
-                if tx.baseVersion != request.version {
-                    location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
+        var storedFiles: [URL] = []
+        let result: OperationResult
+        do {
+            result = try store.perform(operationID: request.op, fingerprint: fingerprint, stored: Self.withoutHTML) { tx in
+                let entry = try sessions.entry(token, owner: owner)
+                try fill(entry.payload, from: request)
+                return try entry.engine.withLock { engine in
+                    var working = engine
+                    // Always, whatever version the client says it saw: a client is not trusted
+                    // to know what someone else did since.
                     try checkDraggedItemsUnmoved(working.dropSession, tx: tx)
+                    if tx.baseVersion != request.version {
+                        location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
+                    }
+                    working.updateTargets(try tx.dropTargets())
+                    working.setCopyModifierPressed(request.copy ?? false)
+                    let response: BoardAPI.DropResponse
+                    switch try working.drop(on: target, at: location, shownOperation: request.shown) {
+                    case .refuse(let proposal):
+                        response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: proposal.reason,
+                                                         message: proposal.reason ?? "Nothing was dropped.", target: request.target,
+                                                         version: tx.baseVersion, changes: [])
+                    case .perform(let result):
+                        let applied = try apply(result, session: working.dropSession, tx: tx, storedFiles: &storedFiles)
+                        working.conclude()
+                        changed = tx.hasChanges
+                        response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
+                                                         message: changed ? applied.message : "Nothing changed: \(applied.message)",
+                                                         target: request.target, version: tx.resultingVersion, changes: changed ? applied.changes : [])
+                    }
+                    engine = working
+                    return try Self.json(response)
                 }
-                working.updateTargets(try tx.dropTargets())
-                working.setCopyModifierPressed(request.copy ?? false)
-                let response: BoardAPI.DropResponse
-                switch try working.drop(on: target, at: location, shownOperation: request.shown) {
-                case .refuse(let proposal):
-                    response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: proposal.reason,
-                                                     message: proposal.reason ?? "Nothing was dropped.", target: request.target,
-                                                     version: tx.baseVersion, changes: [])
-                case .perform(let result):
-                    let applied = try apply(result, session: working.dropSession, tx: tx)
-                    working.conclude()
-                    changed = !applied.changes.isEmpty
-                    response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
-                                                     message: applied.message, target: request.target,
-                                                     version: changed ? tx.newVersion : tx.baseVersion, changes: applied.changes)
-                }
-                engine = working
-                return try Self.json(response)
             }
+        } catch {
+            // The transaction rolled back: images it moved into place belong to nothing.
+            for file in storedFiles { try? FileManager.default.removeItem(at: file) }
+            throw error
         }
-        if changed && !result.replayed {
-            live.broadcast(event: "changes", version: result.version, json: result.response)
-        }
+        if result.replayed { return try rendered(result.response) }
+        if changed { live.broadcast(event: "changes", version: result.version, json: result.response) }
         return result.response
     }
 
@@ -53,8 +62,7 @@ extension BoardService {
     private func fill(_ payload: DropPayload?, from request: BoardAPI.DropRequest) throws {
         guard let payload else { return }
         var strings: [String: String] = [:]
-        for pair in request.data ?? [] {
-            guard pair.count == 2 else { throw DragboardError.badRequest("data holds [type, string] pairs") }
+        for pair in request.data ?? [] where pair.count == 2 {
             strings[pair[0].lowercased()] = pair[1]
         }
         guard !strings.isEmpty || !(request.files ?? []).isEmpty else { throw DragboardError.unprocessable("the drop is empty") }

@@ -6,10 +6,11 @@ import Synchronization
 extension BoardService {
     /// A drag from another app or origin entered the page: its items are promises of the types
     /// the browser shows, loaded from the drop's payload only when the drop is performed.
-    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String) throws -> BoardAPI.BeginResponse {
+    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
         guard request.types.count <= 32, request.files.count <= 16 else { throw DragboardError.unprocessable("too many types or files") }
         let registry = BoardTypes.registry
-        let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"))
+        let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"),
+                                  declaredFiles: request.files.count)
         var items: [DragItem] = []
         for (index, mimeType) in request.files.enumerated() {
             var provider = ItemProvider()
@@ -31,7 +32,7 @@ extension BoardService {
         let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets()) }
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         let table = BoardAPI.Table(engine.proposalTable())
-        let token = try sessions.insert(engine, token: request.token, owner: owner, payload: payload)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload)
         return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table)
     }
 
@@ -53,7 +54,12 @@ extension BoardService {
     package func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
         let entry = try sessions.entry(token, owner: owner)
         guard let payload = entry.payload else { throw DragboardError.badRequest("only drops from outside upload files") }
-        let name = String((request.headers["X-File-Name"] ?? "image").prefix(200))
-        return try ImageUploadSink(payload: payload, name: name, limit: Self.maximumImageSize)
+        // The browser percent-encodes the name; it is a label, so odd characters are dropped.
+        let raw = request.headers["X-File-Name"] ?? ""
+        let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
+        // Refused before a byte is stored when the well is already full.
+        let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
+        try store.read { try checkImageQuota(in: ImageWellDelegate.id, adding: 1, bytes: declared, tx: $0) }
+        return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)
     }
 }

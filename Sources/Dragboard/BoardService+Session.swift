@@ -5,8 +5,10 @@ import Synchronization
 extension BoardService {
     /// `dragstart`: begins a session for rows of one list (the selection, in list order) and
     /// answers with the proposal table of every target on the page.
-    func begin(_ request: BoardAPI.BeginRequest, owner: String) throws -> BoardAPI.BeginResponse {
-        guard !request.items.isEmpty, request.items.count <= 500 else { throw DragboardError.unprocessable("a drag carries 1 to 500 items") }
+    func begin(_ request: BoardAPI.BeginRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
+        guard !request.items.isEmpty, request.items.count <= BoardAPI.BeginRequest.maximumItems else {
+            throw DragboardError.unprocessable("a drag carries 1 to \(BoardAPI.BeginRequest.maximumItems) items")
+        }
         guard Set(request.items).count == request.items.count else { throw DragboardError.unprocessable("an item is listed twice") }
         // Only the dragged rows and each list's row count are read: drag start costs the same
         // whatever the lists' lengths (apart from delegates that look at every row).
@@ -16,7 +18,11 @@ extension BoardService {
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
                 return (row, BoardItem(try tx.item(id)))
             }
-            return (tx.baseVersion, list, try tx.rowCount(in: list.id), Dictionary(uniqueKeysWithValues: dragged), try tx.dropTargets())
+            // Two ids naming one row (which the grammar should already make impossible) are a
+            // refusal, never a trap.
+            let rows = Dictionary(dragged, uniquingKeysWith: { first, _ in first })
+            guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
+            return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets())
         }
         let indexPaths = dragged.keys.map { IndexPath(row: $0) }
         let source = ListTarget(id: list.id, rowCount: rowCount)
@@ -25,7 +31,7 @@ extension BoardService {
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
-        let token = try sessions.insert(engine, token: request.token, owner: owner)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address)
         return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                       allowsMove: dragSession?.allowsMoveOperation ?? false,
                                       restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)

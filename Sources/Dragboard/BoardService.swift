@@ -11,17 +11,20 @@ public final class BoardService: Sendable {
     public let live: LiveHub
     /// Stored images, named by id; uploads wait in `uploads/` until a drop keeps them.
     public let imagesDirectory: URL
+    /// Quotas of stored images and live sessions.
+    public let limits: Limits
     let logger: Logger
 
     /// Largest image a drop may upload.
     static let maximumImageSize = 20 * 1024 * 1024
 
-    public init(store: BoardStore, renderer: BoardRenderer, imagesDirectory: URL, sessions: DragSessions = DragSessions(),
+    public init(store: BoardStore, renderer: BoardRenderer, imagesDirectory: URL, limits: Limits = Limits(),
                 live: LiveHub = LiveHub(), logger: Logger) throws {
         self.store = store
         self.renderer = renderer
         self.imagesDirectory = imagesDirectory
-        self.sessions = sessions
+        self.limits = limits
+        self.sessions = DragSessions(limits: limits)
         self.live = live
         self.logger = logger
         // Uploads left by a previous run were never dropped: nothing refers to them.

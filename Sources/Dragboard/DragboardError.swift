@@ -10,6 +10,10 @@ public enum DragboardError: Error, Sendable, Equatable {
     case unprocessable(String)
     case tooLarge(String)
     case unsupportedType(String)
+    /// A quota of stored data is used up (413: the request would store more than allowed).
+    case quotaExceeded(String)
+    /// Too many live things of one client or in total (429: retry when some have ended).
+    case tooMany(String)
 
     /// The JSON error response.
     public var httpError: HTTPError {
@@ -21,6 +25,8 @@ public enum DragboardError: Error, Sendable, Equatable {
         case .unprocessable(let message): HTTPError(.unprocessableContent, code: "unprocessable", message: message)
         case .tooLarge(let message): HTTPError(.payloadTooLarge, code: "payload_too_large", message: message)
         case .unsupportedType(let message): HTTPError(.unsupportedMediaType, code: "unsupported_type", message: message)
+        case .quotaExceeded(let message): HTTPError(.payloadTooLarge, code: "quota_exceeded", message: message)
+        case .tooMany(let message): HTTPError(.tooManyRequests, code: "too_many", message: message)
         }
     }
 

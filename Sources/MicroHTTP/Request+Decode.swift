@@ -41,7 +41,9 @@ extension Request {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return HTTPError(.badRequest, code: "malformed_json", message: "The request body is not valid JSON.")
         case .dataCorrupted(let context):
-            return HTTPError(.badRequest, code: "invalid_body", message: "Invalid value for \(field(context.codingPath)).")
+            // The reason a decoder gave (the app's grammar checks name the rule broken).
+            let reason = context.debugDescription.isEmpty ? "" : ": " + context.debugDescription
+            return HTTPError(.badRequest, code: "invalid_body", message: "Invalid value for \(field(context.codingPath))\(reason).")
         case .keyNotFound(let key, let context):
             return HTTPError(
                 .badRequest,

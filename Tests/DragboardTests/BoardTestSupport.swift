@@ -13,13 +13,14 @@ struct TestBoard {
     let directory: URL
     let csrf = "0123456789abcdef0123456789abcdef"
 
-    init() async throws {
+    init(limits: BoardService.Limits = .init()) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
         try DemoBoard.seed(store)
         let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path)
-        service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"), logger: Logger(label: "test"))
+        service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"),
+                                   limits: limits, logger: Logger(label: "test"))
         var router = Router()
         service.addRoutes(to: &router)
         self.router = router

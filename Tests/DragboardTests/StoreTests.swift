@@ -153,7 +153,7 @@ import Testing
     @Test func reusedOperationIDWithOtherFingerprintIsRejected() throws {
         let t = try TempStore()
         defer { t.remove() }
-        _ = try t.store.perform(operationID: "op-1", fingerprint: "A") { _ in "first" }
+        _ = try t.store.perform(operationID: "op-1", fingerprint: "A") { tx in try tx.setTitle("b", "Bea"); return "first" }
         #expect(throws: StoreError.operationReused("op-1")) {
             try t.store.perform(operationID: "op-1", fingerprint: "B") { tx in
                 try tx.delete(["a"])
@@ -166,7 +166,46 @@ import Testing
             try t.store.perform(operationID: "op-2", fingerprint: "A") { tx in try tx.delete(["zz"]); return "" }
         }
         let retry = try t.store.perform(operationID: "op-2", fingerprint: "A") { tx in try tx.delete(["a"]); return "" }
-        #expect(!retry.replayed && retry.version == 2)
+        #expect(!retry.replayed && retry.version == 3)
+    }
+
+    @Test func operationsThatChangeNothingAreNotRecorded() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let records = { try t.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") ?? -1 } }
+        let idle = try t.store.perform(operationID: "noop", fingerprint: "A") { tx in
+            try tx.move(["a"], to: Placement(listID: "people", index: 0))  // already first
+            #expect(!tx.hasChanges && tx.resultingVersion == tx.baseVersion)
+            return "nothing"
+        }
+        #expect(idle == OperationResult(response: "nothing", version: 1, replayed: false))
+        #expect(try records() == 0)
+        // Not remembered, so the same id runs again (and may now change something).
+        let again = try t.store.perform(operationID: "noop", fingerprint: "B") { tx in try tx.setTitle("a", "Ann"); return "renamed" }
+        #expect(again == OperationResult(response: "renamed", version: 2, replayed: false))
+        #expect(try records() == 1)
+    }
+
+    @Test func recordsKeepTheStoredFormAndArePrunedAfterTheirRetention() throws {
+        let t = try TempStore(seeded: false)
+        defer { t.remove() }
+        let path = t.directory.appendingPathComponent("prune.sqlite").path
+        do {
+            let store = try BoardStore(path: path)
+            try TempStore.seed(store)
+            let result = try store.perform(operationID: "op", fingerprint: BoardStore.fingerprint(of: Array("body".utf8)), stored: { "short:" + $0.prefix(3) }) { tx in
+                try tx.setTitle("a", "Ann")
+                return "long response"
+            }
+            #expect(result.response == "long response")
+            let replay = try store.perform(operationID: "op", fingerprint: BoardStore.fingerprint(of: Array("body".utf8))) { _ in "x" }
+            #expect(replay == OperationResult(response: "short:lon", version: 2, replayed: true))
+            let fingerprint = try store.dbQueue.read { try String.fetchOne($0, sql: "SELECT fingerprint FROM operation") }
+            #expect(fingerprint == "230d8358dc8e8890b4c58deeb62912ee2f20357ae92a5cc861b98e68fe31acb5")  // SHA-256 of "body"
+        }
+        // Reopened with a retention already over: the record is gone, the id is new again.
+        let reopened = try BoardStore(path: path, operationRetention: -1)
+        #expect(try reopened.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") } == 0)
     }
 
     @Test func versionGrowsByOnePerChangingOperationOnly() throws {

@@ -23,13 +23,15 @@ extension BoardService {
         router.post("/api/sessions", bodyLimit: 32 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try begin(try request.decode(BoardAPI.BeginRequest.self), owner: owner), status: .created)
+                return .json(try begin(try request.decode(BoardAPI.BeginRequest.self), owner: owner, address: request.remoteAddress),
+                             status: .created)
             }
         }
         router.post("/api/sessions/external", bodyLimit: 8 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try beginExternal(try request.decode(BoardAPI.ExternalRequest.self), owner: owner), status: .created)
+                return .json(try beginExternal(try request.decode(BoardAPI.ExternalRequest.self), owner: owner, address: request.remoteAddress),
+                             status: .created)
             }
         }
         router.post("/api/sessions/:token/join", bodyLimit: 1024) { [self] request in
@@ -72,7 +74,7 @@ extension BoardService {
 
     /// A stored image, by id only: never a path from the request.
     func image(_ id: String) throws -> Response {
-        guard let record = try store.read({ try $0.image(id) }) else { throw DragboardError.notFound("unknown image") }
+        guard WireGrammar.idProblem(id) == nil, let record = try store.read({ try $0.image(id) }) else { throw DragboardError.notFound("unknown image") }
         let bytes = try Data(contentsOf: imagesDirectory.appendingPathComponent(record.id))
         return Response(headers: ["Content-Type": record.mimeType, "Cache-Control": "public, max-age=31536000, immutable"], body: .bytes(Array(bytes)))
     }

@@ -18,15 +18,35 @@ final class DropPayload: Sendable {
         var uploads: [String: UploadedFile] = [:]
         /// Upload ids in the order of the session's file items.
         var fileOrder: [String] = []
+        /// Uploads stored or in progress.
+        var reserved = 0
     }
 
     private let state = Mutex(State())
     /// Where this session's uploads wait until a drop stores them.
     let uploadDirectory: URL
+    /// How many files the drag showed when it entered: no more uploads are taken.
+    let declaredFiles: Int
 
-    init(uploadDirectory: URL) {
+    init(uploadDirectory: URL, declaredFiles: Int) {
         self.uploadDirectory = uploadDirectory
+        self.declaredFiles = declaredFiles
     }
+
+    /// Takes one of the declared uploads, or refuses: a session stores at most the files it
+    /// declared.
+    func reserveUpload() throws {
+        try state.withLock { state in
+            guard state.reserved < declaredFiles else {
+                let files = declaredFiles == 1 ? "1 file" : "\(declaredFiles) files"
+                throw DragboardError.quotaExceeded("this drag declared \(files); no more uploads are taken for it")
+            }
+            state.reserved += 1
+        }
+    }
+
+    /// Gives back an upload that failed or was refused, so the browser may send it again.
+    func releaseUpload() { state.withLock { $0.reserved -= 1 } }
 
     func setStrings(_ strings: [String: String]) { state.withLock { $0.strings = strings } }
     func string(for mimeType: String) -> String? { state.withLock { $0.strings[mimeType] } }

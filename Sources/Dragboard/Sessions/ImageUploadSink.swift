@@ -11,6 +11,7 @@ final class ImageUploadSink: RequestBodySink {
         var header: [UInt8] = []
         var size = 0
         var format: ImageFormat?
+        var aborted = false
     }
 
     private let state = Mutex(State())
@@ -24,9 +25,15 @@ final class ImageUploadSink: RequestBodySink {
         self.payload = payload
         self.name = name
         self.limit = limit
-        try FileManager.default.createDirectory(at: payload.uploadDirectory, withIntermediateDirectories: true)
         url = payload.uploadDirectory.appendingPathComponent(id)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw DragboardError.badRequest("cannot store the upload") }
+        try payload.reserveUpload()
+        do {
+            try FileManager.default.createDirectory(at: payload.uploadDirectory, withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw DragboardError.badRequest("cannot store the upload") }
+        } catch {
+            payload.releaseUpload()
+            throw error
+        }
         state.withLock { $0.handle = FileHandle(forWritingAtPath: url.path) }
     }
 
@@ -68,11 +75,15 @@ final class ImageUploadSink: RequestBodySink {
         return .json(BoardAPI.UploadResponse(file: id, size: size, type: format.rawValue), status: .created)
     }
 
+    /// Idempotent: the server may abort a sink that already failed.
     func abort() {
-        state.withLock { state in
+        let wasOpen = state.withLock { state -> Bool in
+            defer { state.aborted = true }
             try? state.handle?.close()
             state.handle = nil
+            return !state.aborted
         }
         try? FileManager.default.removeItem(at: url)
+        if wasOpen { payload.releaseUpload() }
     }
 }

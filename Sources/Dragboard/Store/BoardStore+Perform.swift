@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 extension BoardStore {
     /// Runs `body` in ONE write transaction, exactly once per operation id.
@@ -8,14 +9,20 @@ extension BoardStore {
     ///   returns its stored response with `replayed == true` and runs nothing;
     ///   with a different fingerprint it throws ``StoreError/operationReused(_:)``.
     /// - Otherwise runs `body`. If the transaction changed any row the board
-    ///   version increments by one (once per operation, whatever the body did);
-    ///   a no-op leaves it unchanged. The returned string is stored with the
-    ///   operation id (and the resulting version) and returned.
+    ///   version increments by one (once per operation, whatever the body did),
+    ///   and the operation is recorded with `stored(response)` (a compact form
+    ///   the caller can expand again on a replay) and the new version.
+    /// - An operation that changed nothing is not recorded and leaves the
+    ///   version alone: a retry simply runs again, and refused requests cost no
+    ///   storage. Records older than ``operationRetention`` are pruned.
     /// - Any throw rolls everything back, including the operation record, so a
     ///   failed operation may be retried with the same id.
+    ///
+    /// `fingerprint` should be a digest of the request (see ``fingerprint(of:)``).
     public func perform(
         operationID: String,
         fingerprint: String,
+        stored: (String) -> String = { $0 },
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
@@ -31,21 +38,32 @@ extension BoardStore {
                     result = OperationResult(response: row[1], version: row[2], replayed: true)
                     return .commit
                 }
-                let base = try StoreQueries.version(db)
-                let changesBefore = db.totalChangesCount
-                let response = try body(BoardTransaction(db: db, baseVersion: base))
-                let version = db.totalChangesCount == changesBefore ? base : base + 1
-                if version != base { try Self.setVersion(db, version) }
+                let tx = BoardTransaction(db: db, baseVersion: try StoreQueries.version(db))
+                let response = try body(tx)
+                guard tx.hasChanges else {
+                    result = OperationResult(response: response, version: tx.baseVersion, replayed: false)
+                    return .commit
+                }
+                try Self.setVersion(db, tx.newVersion)
+                let now = Date()
                 try db.cachedStatement(sql: """
                     INSERT INTO operation (id, fingerprint, response, version, createdAt)
                     VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [operationID, fingerprint, response, version, Date()])
-                result = OperationResult(response: response, version: version, replayed: false)
+                    """).execute(arguments: [operationID, fingerprint, stored(response), tx.newVersion, now])
+                if pruning.withLock({ $0.isDue(at: now) }) {
+                    try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
+                }
+                result = OperationResult(response: response, version: tx.newVersion, replayed: false)
                 return .commit
             }
             guard let result else { throw StoreError.invalid("transaction produced no result") }
             return result
         }
+    }
+
+    /// A fingerprint of a request: its SHA-256, so a record never holds the request itself.
+    public static func fingerprint(of request: some Collection<UInt8>) -> String {
+        SHA256.hex(request)
     }
 
     /// Fills an empty board: creates the lists with their rows (appended in

@@ -36,6 +36,12 @@ extension BoardTransaction {
         try String.fetchOne(db, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
     }
 
+    /// How many images a zone keeps and their bytes.
+    public func imageUsage(in zoneID: String) throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage WHERE zoneID = ?", arguments: [zoneID])
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+
     /// One image's record.
     public func image(_ id: String) throws -> ZoneImageRecord? {
         try ZoneImageRecord.fetchOne(db, sql: "SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE id = ?", arguments: [id])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Durable storage of the board: one SQLite file through GRDB.
 ///
@@ -17,12 +18,20 @@ public final class BoardStore: Sendable {
     public static let maxKeyLength = 24
 
     let dbQueue: DatabaseQueue
+    /// How long an operation id is remembered: a retry within this window is answered from the
+    /// record, a later one is a new operation. Records hold a hash of the request and a response
+    /// without HTML (a few hundred bytes), and only operations that changed the board are kept.
+    public let operationRetention: TimeInterval
+    /// When old operation records were last deleted.
+    let pruning = Mutex(PruneSchedule())
 
     /// Opens (or creates) the store at `path` and migrates its schema.
     ///
+    /// - Parameter operationRetention: How long operation ids are remembered; 24 hours by default.
     /// - Throws: a GRDB `DatabaseError` if the file cannot be opened, or
     ///   ``StoreError/invalid(_:)`` if WAL or `synchronous=FULL` did not take effect.
-    public init(path: String) throws {
+    public init(path: String, operationRetention: TimeInterval = 24 * 3600) throws {
+        self.operationRetention = operationRetention
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
@@ -42,6 +51,7 @@ public final class BoardStore: Sendable {
         guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
         guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
         try Self.migrator.migrate(dbQueue)
+        try pruneOperations(olderThan: Date() - operationRetention)
     }
 
     /// The SQLite journal mode and synchronous level in effect (for checks and diagnostics).
@@ -109,5 +119,17 @@ public final class BoardStore: Sendable {
                 """)
         }
         return migrator
+    }
+}
+
+/// Deleting expired operation records is cheap (an indexed range) but needless on every write.
+struct PruneSchedule {
+    var last = Date.distantPast
+    static let interval: TimeInterval = 60
+
+    mutating func isDue(at now: Date) -> Bool {
+        guard now.timeIntervalSince(last) >= Self.interval else { return false }
+        last = now
+        return true
     }
 }

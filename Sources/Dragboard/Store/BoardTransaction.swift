@@ -14,13 +14,24 @@ public struct BoardTransaction {
     /// Board version before this operation.
     public let baseVersion: Int
 
+    /// SQLite's count of changed rows when the operation began.
+    private let changesAtStart: Int
+
     init(db: Database, baseVersion: Int) {
         self.db = db
         self.baseVersion = baseVersion
+        self.changesAtStart = db.totalChangesCount
     }
 
     /// The version this operation commits as if it changes anything.
     public var newVersion: Int { baseVersion + 1 }
+
+    /// Whether this operation has written any row so far: SQLite's own count, so a move onto
+    /// the place an item already has is no change, whatever the caller meant to do.
+    public var hasChanges: Bool { db.totalChangesCount != changesAtStart }
+
+    /// The version the board has after this operation if it ended now.
+    public var resultingVersion: Int { hasChanges ? newVersion : baseVersion }
 
     /// All lists ordered by `position, id`.
     public func lists() throws -> [ListRecord] {
