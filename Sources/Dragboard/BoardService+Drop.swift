@@ -12,12 +12,12 @@ extension BoardService {
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
         let target = try request.target.id
         var location = try request.location?.dropLocation ?? .noRow
-        let fingerprint = BoardStore.fingerprint(of: Array(try Self.json(Fingerprint(token: token, request: request)).utf8))
+        let fingerprint = { BoardStore.fingerprint(of: Array(((try? Self.json(Fingerprint(token: token, request: request))) ?? "").utf8)) }
         var changed = false
         var storedFiles: [URL] = []
         let result: OperationResult
         do {
-            result = try store.perform(operationID: request.op, fingerprint: fingerprint, stored: Self.withoutHTML) { tx in
+            result = try store.perform(operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 try fill(entry.payload, from: request)
                 return try entry.engine.withLock { engine in

@@ -11,6 +11,8 @@ public final class DragboardApp: Sendable {
         public var databasePath = "dragboard.sqlite"
         public var publicDirectory = "Public"
         public var templatesDirectory = "Templates"
+        /// Quotas of stored images and live drag sessions.
+        public var limits = BoardService.Limits()
 
         public init() {}
     }
@@ -23,7 +25,7 @@ public final class DragboardApp: Sendable {
         try DemoBoard.seed(store)
         let renderer = try await BoardRenderer(templatesDirectory: options.templatesDirectory)
         let images = URL(fileURLWithPath: options.databasePath + "-images", isDirectory: true)
-        service = try BoardService(store: store, renderer: renderer, imagesDirectory: images, logger: logger)
+        service = try BoardService(store: store, renderer: renderer, imagesDirectory: images, limits: options.limits, logger: logger)
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
         service.addRoutes(to: &router)

@@ -17,9 +17,12 @@ struct DragboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "The folder of static files.") var publicDirectory = "Public"
     @Option(help: "The folder of Mustache templates.") var templates = "Templates"
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
+    @Option(help: "The most images the image well keeps.") var maxImages = BoardService.Limits().maximumImages
+    @Option(help: "The most megabytes of images the image well keeps.") var maxImageStorage = BoardService.Limits().maximumImageBytes / 1024 / 1024
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
+        guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
     }
 
     func run() async throws {
@@ -36,6 +39,8 @@ struct DragboardCommand: AsyncParsableCommand {
         options.databasePath = database
         options.publicDirectory = publicDirectory
         options.templatesDirectory = templates
+        options.limits.maximumImages = maxImages
+        options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
         let app = try await DragboardApp(options: options, logger: logger)
         try app.start()
         // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.

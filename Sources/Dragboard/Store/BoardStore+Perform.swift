@@ -18,10 +18,11 @@ extension BoardStore {
     /// - Any throw rolls everything back, including the operation record, so a
     ///   failed operation may be retried with the same id.
     ///
-    /// `fingerprint` should be a digest of the request (see ``fingerprint(of:)``).
+    /// `fingerprint` should be a digest of the request (see ``fingerprint(of:)``); it is
+    /// computed only when a record is read or written, never for a refusal.
     public func perform(
         operationID: String,
-        fingerprint: String,
+        fingerprint: @autoclosure () -> String,
         stored: (String) -> String = { $0 },
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
@@ -32,7 +33,7 @@ extension BoardStore {
                 let lookup = try db.cachedStatement(
                     sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
                 if let row = try Row.fetchOne(lookup, arguments: [operationID]) {
-                    guard (row[0] as String) == fingerprint else {
+                    guard (row[0] as String) == fingerprint() else {
                         throw StoreError.operationReused(operationID)
                     }
                     result = OperationResult(response: row[1], version: row[2], replayed: true)
@@ -49,7 +50,7 @@ extension BoardStore {
                 try db.cachedStatement(sql: """
                     INSERT INTO operation (id, fingerprint, response, version, createdAt)
                     VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [operationID, fingerprint, stored(response), tx.newVersion, now])
+                    """).execute(arguments: [operationID, fingerprint(), stored(response), tx.newVersion, now])
                 if pruning.withLock({ $0.isDue(at: now) }) {
                     try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
                 }
