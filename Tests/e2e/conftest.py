@@ -24,15 +24,17 @@ def _binary() -> pathlib.Path:
 class Server:
     """A dragboard process; `restart()` keeps its database."""
 
-    def __init__(self, database: pathlib.Path):
+    def __init__(self, database: pathlib.Path, *arguments: str):
         self.database = database
+        self.arguments = list(arguments)
         self.process = None
         self.url = None
 
     def start(self, port: int = 0):
         self.process = subprocess.Popen(
             [str(_binary()), "--port", str(port), "--database", str(self.database),
-             "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"), "--log-level", "warning"],
+             "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"), "--log-level", "warning",
+             *self.arguments],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         match = re.fullmatch(r"Listening on (http://[\d.]+:(\d+))\n", line)
