@@ -121,7 +121,7 @@ import Testing
         let fixture = try Fixture()
         try withServer(try makeRouter(fixture)) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let raw = try connection.readUntilClosed()
             let text = String(decoding: raw, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 404"), "\(path) → \(text.prefix(40))")
