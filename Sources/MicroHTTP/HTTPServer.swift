@@ -55,6 +55,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections open right now (accepted and not yet closed), for monitoring and load tests.
+    public var openConnectionCount: Int { core.connections.openCount }
+
+    /// Connections closed so far because their request head was not complete by the head deadline.
+    public var headDeadlineClosures: Int { core.connections.reapedCount }
+
     /// Binds and starts serving.
     /// - Throws: ``HTTPServerError`` when the host is not numeric, the port is invalid or in use, or the
     ///   server was already started.
