@@ -57,6 +57,8 @@ final class BulkJob: Sendable {
 final class BulkPool: Sendable {
     private struct State {
         var queue: [BulkJob] = []
+        /// Jobs taken by a worker and not yet done.
+        var running: [BulkJob] = []
         /// Jobs admitted and not yet answered (queued, running, or resumed but not yet taken back).
         var suspended = 0
         var stopping = false
@@ -120,29 +122,28 @@ final class BulkPool: Sendable {
         for job in queued { job.abandon() }
         for _ in 0..<workers { wakeUp.signal() }
         let deadline = ContinuousClock.now + grace
-        while running.withLock({ $0.contains { if case .pending = $0.result { true } else { false } } }),
-            ContinuousClock.now < deadline
-        {
+        while !state.withLock({ $0.running.isEmpty }), ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        for job in running.withLock({ $0 }) { job.abandon() }
+        for job in state.withLock({ $0.running }) { job.abandon() }
     }
-
-    /// Jobs taken by a worker and not yet done.
-    private let running = Mutex<[BulkJob]>([])
 
     private func work() {
         while true {
             wakeUp.wait()
+            // Taken from the queue and marked running in one step, so `stop` never misses a job.
             let next = state.withLock { state -> BulkJob?? in
-                if !state.queue.isEmpty { return state.queue.removeFirst() }
+                if !state.queue.isEmpty {
+                    let job = state.queue.removeFirst()
+                    state.running.append(job)
+                    return job
+                }
                 return state.stopping ? .some(nil) : nil
             }
-            guard let job = next else { continue }  // spurious wake-up
+            guard let job = next else { continue }  // another worker took the job
             guard let job else { return }  // stopping
-            running.withLock { $0.append(job) }
             job.run()
-            running.withLock { $0.removeAll { $0 === job } }
+            state.withLock { $0.running.removeAll { $0 === job } }
         }
     }
 }

@@ -36,8 +36,8 @@ extension HTTPServer {
                     value: unsafeBitCast(Callbacks.connectionChanged, to: Int.self),
                     ptr_value: context
                 ),
-                // Strict: an HTTP/1.1 request without Host and a request line with spaces in its URL get 400.
-                Self.option(.STRICT_FOR_CLIENT, 1),
+                // Not strict (0): its two checks are made in Swift, with JSON errors (see ServerCore+Admission).
+                Self.option(.STRICT_FOR_CLIENT, 0),
                 MHD_OptionItem(
                     option: .UNESCAPE_CALLBACK,
                     value: unsafeBitCast(Callbacks.keepEscapes, to: Int.self),

@@ -5,17 +5,27 @@ extension ServerCore {
     /// parsers could read differently (request smuggling) and hosts that are not ours (DNS rebinding).
     ///
     /// libmicrohttpd 0.9.75 accepts bare-LF line ends at every strictness level, uses the first of several
-    /// `Content-Length` fields, and ignores a `Transfer-Encoding` other than `chunked`; each of those is
-    /// refused here with 400.
+    /// `Content-Length` fields, and treats a `Transfer-Encoding` other than `chunked` as a body of unknown
+    /// length; each of those is refused here with 400. Its `MHD_OPTION_STRICT_FOR_CLIENT` (level 1) only
+    /// adds two checks, a missing `Host` in HTTP/1.1 and spaces in the request target; they are made here
+    /// instead, so that the client gets the same JSON error as for every other bad request, not
+    /// libmicrohttpd's HTML page.
     /// - Returns: The error to answer with (the connection is then closed), or `nil` to go on.
     func admissionError(
         _ connection: OpaquePointer,
+        target: String,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
         headers: HTTPHeaders
     ) -> HTTPError? {
         if cmhd_bare_line_ends(connection, method, version) == 1 {
             return .badRequest("Lines of the request head must end with CRLF.")
+        }
+        if target.contains(" ") {
+            return .badRequest("The request target must not contain spaces.")
+        }
+        if headers.contains(where: { $0.name.contains(" ") || $0.name.contains("\t") }) {
+            return .badRequest("Header names must not contain spaces.")
         }
         let lengths = headers.values("Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingBlanks() }

@@ -58,7 +58,7 @@ final class ServerCore: Sendable {
         request.remoteAddress = Self.clientAddress(connection)
         let state = RequestState(id: requestCounter.add(1, ordering: .relaxed).newValue, request: request)
 
-        if let refusal = admissionError(connection, method: method, version: version, headers: request.headers) {
+        if let refusal = admissionError(connection, target: url, method: method, version: version, headers: request.headers) {
             var response = refusal.response
             response.headers["Connection"] = "close"  // what follows this head cannot be trusted either
             respond(response, to: state, on: connection)

@@ -70,7 +70,9 @@ import Testing
     @Test func missingOrRepeatedHostIs400() throws {
         let hits = Box(0)
         try withServer(makeRouter(hits: hits)) { (server: HTTPServer) throws in
-            #expect(try raw(server, "GET /page HTTP/1.1\r\nConnection: close\r\n\r\n").status == 400)
+            let missing = try raw(server, "GET /page HTTP/1.1\r\nConnection: close\r\n\r\n")
+            #expect(missing.status == 400)
+            #expect(missing.errorCode == "bad_request")
             #expect(try raw(server, "GET /page HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n").status == 400)
             // HTTP/1.0 has no Host requirement (and no browser omits it).
             #expect(try raw(server, "GET /page HTTP/1.0\r\n\r\n").status == 200)
@@ -96,6 +98,18 @@ import Testing
             #expect(fine.status == 200)
             let trailingBlanks = try raw(server, "GET /page HTTP/1.1\r\nHost: localhost\r\nConnection: close \t \r\n\r\n")
             #expect(trailingBlanks.status == 200)
+        }
+    }
+
+    @Test func spacesInTargetOrHeaderNamesAre400() throws {
+        let hits = Box(0)
+        try withServer(makeRouter(hits: hits)) { (server: HTTPServer) throws in
+            let target = try raw(server, "GET /page x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(target.status == 400)
+            #expect(target.errorCode == "bad_request")
+            let name = try raw(server, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length : 3\r\nConnection: close\r\n\r\nabc")
+            #expect(name.status == 400)
+            #expect(hits.get() == 0)
         }
     }
 
