@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -65,6 +66,72 @@ cmhd_make_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *sto
         return 6;
     }
     return 0;
+}
+
+/// The socket of a connection (`MHD_get_connection_info` is variadic), or -1.
+static inline int
+cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return (NULL == info) ? -1 : (int) info->connect_fd;
+}
+
+/// The soft limit on open files of this process (`RLIMIT_NOFILE`), or -1 if unknown.
+static inline long
+cmhd_open_file_limit(void) {
+    struct rlimit limit;
+    if (0 != getrlimit(RLIMIT_NOFILE, &limit)) return -1;
+    if (RLIM_INFINITY == limit.rlim_cur) return 1L << 20;
+    return (long) limit.rlim_cur;
+}
+
+/// Iterator state of `cmhd_bare_line_ends`.
+struct cmhd_line_check { const char *last_value; size_t last_size; int bare; };
+
+/// Checks one header value: its line must have ended with CRLF, which libmicrohttpd 0.9.75's in-place
+/// parser leaves as two NULs right after the value (a bare LF or CR leaves one). The last header is only
+/// remembered: its terminator is followed by the blank line's, checked by the caller.
+static enum MHD_Result
+cmhd_line_check_iterator(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                         const char *value, size_t value_size) {
+    (void) kind; (void) key; (void) key_size;
+    struct cmhd_line_check *check = (struct cmhd_line_check *) cls;
+    if (NULL == value) return MHD_YES;
+    if (NULL != check->last_value &&
+        !('\0' == check->last_value[check->last_size] && '\0' == check->last_value[check->last_size + 1])) {
+        check->bare = 1;
+        return MHD_NO;
+    }
+    check->last_value = value;
+    check->last_size = value_size;
+    return MHD_YES;
+}
+
+/// Whether the request head used a bare LF (or bare CR) as a line end, which libmicrohttpd 0.9.75
+/// accepts at every strictness level. It parses the head in place and overwrites each line end with
+/// NUL bytes: CRLF leaves two, a bare LF one, so the byte after a value's terminator tells them apart.
+/// The last header's line end and the blank line cannot be told apart that way (the memory after them
+/// may be zero), so they are checked against the head's size: with CRLF everywhere it is at least the
+/// span from the method to the end of the last value plus four bytes.
+/// `method` and `version` are the request line's first and last fields, as given to the access handler.
+/// Returns 1 for a bare line end, 0 for none found, and -1 when the running library is not 0.9.75
+/// (whose layout this relies on), so nothing is concluded.
+static inline int
+cmhd_bare_line_ends(struct MHD_Connection *connection, const char *method, const char *version) {
+    const char *running = MHD_get_version();
+    if (NULL == running || 0 != strcmp(running, "0.9.75") || NULL == method || NULL == version) return -1;
+    size_t version_length = strlen(version);
+    if ('\0' != version[version_length + 1]) return 1;
+    struct cmhd_line_check check = { NULL, 0, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_line_check_iterator, &check);
+    if (check.bare) return 1;
+    const char *last_end = (NULL != check.last_value) ? check.last_value + check.last_size : version + version_length;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (NULL == info || last_end <= method) return 0;
+    size_t span = (size_t) (last_end - method);
+    if (span > info->header_size) return 0;  /* not the in-place layout expected: conclude nothing */
+    return (info->header_size < span + 4) ? 1 : 0;
 }
 
 #endif

@@ -8,6 +8,9 @@ public final class DragboardApp: Sendable {
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
+        /// Host names (without port) accepted in `Host` besides `host` and the loopback names; see
+        /// ``MicroHTTP/HTTPServer/Configuration/allowedHosts``.
+        public var allowedHosts: [String] = []
         public var databasePath = "dragboard.sqlite"
         public var publicDirectory = "Public"
         public var templatesDirectory = "Templates"
@@ -32,6 +35,7 @@ public final class DragboardApp: Sendable {
         var configuration = HTTPServer.Configuration()
         configuration.host = options.host
         configuration.port = options.port
+        configuration.allowedHosts = options.allowedHosts
         server = HTTPServer(configuration: configuration, router: router, logger: logger)
     }
 

@@ -6,11 +6,11 @@ import Logging
 /// which Swift 6 would isolate to the main actor) and reach Swift objects only through their context pointers.
 enum Callbacks {
     /// `MHD_AccessHandlerCallback`: called once with the headers, once per body chunk, and once at the end.
-    static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, requestContext in
+    static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, version, uploadData, uploadSize, requestContext in
         guard let context, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
         guard let stored = requestContext.pointee else {
-            let state = core.begin(connection, url: String(cString: url), method: String(cString: method))
+            let state = core.begin(connection, url: String(cString: url), method: method, version: version)
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             return .YES
         }
@@ -26,12 +26,23 @@ enum Callbacks {
     }
 
     /// `MHD_RequestCompletedCallback`: releases the per-request state (and aborts an unfinished body sink).
-    static let completed: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+    static let completed: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
         guard let context, let requestContext, let stored = requestContext.pointee else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
         requestContext.pointee = nil
-        core.completed(state)
+        core.completed(state, connection: connection)
+    }
+
+    /// `MHD_NotifyConnectionCallback`: tells the connection tracker about accepted and closed connections.
+    static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, _, event in
+        guard let context, let connection else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+        if event == .CONNECTION_NOTIFY_STARTED {
+            core.connections.opened(connection, socket: cmhd_connection_fd(connection))
+        } else {
+            core.connections.closed(connection)
+        }
     }
 
     /// `MHD_KeyValueIterator` appending each value to the `HTTPHeaders` behind `context`.

@@ -57,6 +57,40 @@ extension HTTPError {
         message: "The server failed to handle the request."
     )
 
+    static func badRequest(_ message: String) -> HTTPError {
+        HTTPError(.badRequest, code: "bad_request", message: message)
+    }
+
+    static let misdirected = HTTPError(
+        .misdirectedRequest,
+        code: "misdirected_request",
+        message: "This server does not answer to that host name."
+    )
+
+    static let bulkQueueFull = HTTPError(
+        .serviceUnavailable,
+        code: "server_busy",
+        message: "The server is busy with other large requests; try again in a moment."
+    )
+
+    static let stopping = HTTPError(.serviceUnavailable, code: "server_stopping", message: "The server is shutting down.")
+
+    static func tooManyStreams(limit: Int) -> HTTPError {
+        HTTPError(
+            .serviceUnavailable,
+            code: "too_many_streams",
+            message: "The server already has its maximum of \(limit) live-update streams open; try again later."
+        )
+    }
+
+    static func tooManyStreamsFromAddress(limit: Int) -> HTTPError {
+        HTTPError(
+            .tooManyRequests,
+            code: "too_many_streams_from_address",
+            message: "Your address already has its maximum of \(limit) live-update streams open; close a tab or try again later."
+        )
+    }
+
     static func methodNotAllowed(_ method: HTTPMethod) -> HTTPError {
         HTTPError(.methodNotAllowed, code: "method_not_allowed", message: "\(method) is not allowed on this path.")
     }

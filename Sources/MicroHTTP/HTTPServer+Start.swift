@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Glibc
+import Logging
 
 extension HTTPServer {
     /// Starts the libmicrohttpd daemon with the configured options.
@@ -10,7 +11,9 @@ extension HTTPServer {
         let family = cmhd_make_sockaddr(configuration.host, UInt16(configuration.port), &address)
         guard family != 0 else { throw .invalidHost(configuration.host) }
 
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let loop = configuration.eventLoop == .epoll ? MHD_USE_EPOLL_INTERNAL_THREAD : MHD_USE_POLL_INTERNAL_THREAD
+        var flags = loop.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let connectionLimit = Self.connectionLimit(configuration.connectionLimit, logger: core)
         if family == 6 { flags |= MHD_USE_IPv6.rawValue }
         let context = Unmanaged.passUnretained(core).toOpaque()
         let daemon = withUnsafeMutablePointer(to: &address) { addressPointer -> OpaquePointer? in
@@ -18,7 +21,7 @@ extension HTTPServer {
                 // First, so that MHD reports everything, option errors included, through it.
                 MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(Callbacks.log, to: Int.self), ptr_value: context),
                 Self.option(.THREAD_POOL_SIZE, max(1, configuration.threadPoolSize)),
-                Self.option(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
+                Self.option(.CONNECTION_LIMIT, connectionLimit),
                 Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
                 Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimit)),
                 Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
@@ -28,6 +31,13 @@ extension HTTPServer {
                     value: unsafeBitCast(Callbacks.completed, to: Int.self),
                     ptr_value: context
                 ),
+                MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION,
+                    value: unsafeBitCast(Callbacks.connectionChanged, to: Int.self),
+                    ptr_value: context
+                ),
+                // Not strict (0): its two checks are made in Swift, with JSON errors (see ServerCore+Admission).
+                Self.option(.STRICT_FOR_CLIENT, 0),
                 MHD_OptionItem(
                     option: .UNESCAPE_CALLBACK,
                     value: unsafeBitCast(Callbacks.keepEscapes, to: Int.self),
@@ -39,6 +49,19 @@ extension HTTPServer {
         }
         guard let daemon else { throw .bindFailed(host: configuration.host, port: configuration.port) }
         return (daemon, Int(cmhd_bind_port(daemon)))
+    }
+
+    /// The configured connection limit, lowered to fit the process's open-file limit (with room for the
+    /// listening socket, databases and files); libmicrohttpd would otherwise fail `accept` with EMFILE.
+    private static func connectionLimit(_ configured: Int, logger core: ServerCore) -> Int {
+        let fileLimit = cmhd_open_file_limit()
+        let available = fileLimit > 0 ? max(16, fileLimit - 128) : configured
+        if configured > available {
+            core.logger.warning(
+                "Connection limit lowered from \(configured) to \(available) by the open-file limit (ulimit -n \(fileLimit))"
+            )
+        }
+        return max(1, min(configured, available))
     }
 
     private static func option(_ option: MHD_OPTION, _ value: Int) -> MHD_OptionItem {

@@ -3,7 +3,8 @@ import Glibc
 import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of epoll threads calling into a ``Router``.
+/// An HTTP/1.1 server on libmicrohttpd: a pool of polling threads calling into a ``Router``, with a bounded
+/// pool for slow (``Router/Lane/bulk``) handlers.
 ///
 /// ```swift
 /// var router = Router()
@@ -13,7 +14,7 @@ import Synchronization
 /// // …
 /// server.stop()
 /// ```
-/// Handlers run on libmicrohttpd's threads and must not block for long.
+/// Interactive handlers run on libmicrohttpd's threads and must not block for long; mark slow reads `.bulk`.
 public final class HTTPServer: Sendable {
     /// A running daemon and what it needs at shutdown.
     private struct Running: @unchecked Sendable {
@@ -21,6 +22,7 @@ public final class HTTPServer: Sendable {
         let context: Unmanaged<ServerCore>
         let port: Int
         let heartbeat: Heartbeat
+        let maintenance: Heartbeat
     }
 
     private enum Phase: Sendable {
@@ -53,6 +55,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections open right now (accepted and not yet closed), for monitoring and load tests.
+    public var openConnectionCount: Int { core.connections.openCount }
+
+    /// Connections closed so far because their request head was not complete by the head deadline.
+    public var headDeadlineClosures: Int { core.connections.reapedCount }
+
     /// Binds and starts serving.
     /// - Throws: ``HTTPServerError`` when the host is not numeric, the port is invalid or in use, or the
     ///   server was already started.
@@ -75,13 +83,18 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         running.heartbeat.stop()
+        running.maintenance.stop()
         let listenSocket = MHD_quiesce_daemon(running.daemon)
         let streams = core.streams.beginStopping()
         for stream in streams { stream.close() }
+        // Bulk handlers get a moment to finish; the rest are answered 503. Either way their connections are resumed.
+        core.bulk.stop(grace: .seconds(2))
         // Give closed streams a moment to send their last bytes; suspended connections must all be resumed
-        // before MHD_stop_daemon (it aborts the process otherwise).
+        // and answered before MHD_stop_daemon (it aborts the process otherwise).
         let deadline = ContinuousClock.now + .seconds(2)
-        while core.streams.count > 0 || !streams.allSatisfy(\.isQuiet), ContinuousClock.now < deadline {
+        while core.streams.count > 0 || !streams.allSatisfy(\.isQuiet) || core.bulk.suspendedCount > 0,
+            ContinuousClock.now < deadline
+        {
             usleep(2_000)
         }
         MHD_stop_daemon(running.daemon)
@@ -101,8 +114,16 @@ public final class HTTPServer: Sendable {
             context.release()
             throw error
         }
+        core.bulk.start()
         let streams = core.streams
+        let connections = core.connections
         let heartbeat = Heartbeat(every: core.configuration.heartbeatInterval) { streams.heartbeat() }
-        return Running(daemon: daemon, context: context, port: port, heartbeat: heartbeat)
+        // Head deadlines and stream ages are checked a few times per deadline, at least every 250 ms.
+        let tick = min(.milliseconds(250), (core.configuration.requestHeadDeadline ?? .seconds(1)) / 4)
+        let maintenance = Heartbeat(every: tick) {
+            connections.reap()
+            streams.closeExpired()
+        }
+        return Running(daemon: daemon, context: context, port: port, heartbeat: heartbeat, maintenance: maintenance)
     }
 }

@@ -34,6 +34,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let conflict = HTTPStatus(code: 409, reasonPhrase: "Conflict")
     public static let gone = HTTPStatus(code: 410, reasonPhrase: "Gone")
     public static let preconditionFailed = HTTPStatus(code: 412, reasonPhrase: "Precondition Failed")
+    public static let misdirectedRequest = HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
     public static let payloadTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     public static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")

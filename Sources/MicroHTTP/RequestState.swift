@@ -23,6 +23,8 @@ final class RequestState {
     var failure: HTTPError?
     /// A response was queued; later calls only drain input.
     var responded = false
+    /// The bulk-lane job running this request's handler while the connection is suspended.
+    var bulkJob: BulkJob?
 
     init(id: Int, request: Request) {
         self.id = id

@@ -20,6 +20,19 @@ public struct Router: Sendable {
     /// Creates the ``RequestBodySink`` for a streaming upload from the request's headers.
     public typealias SinkFactory = @Sendable (Request) throws -> any RequestBodySink
 
+    /// Where a route's handler runs.
+    ///
+    /// libmicrohttpd has a few threads for all connections; a slow handler on them delays every other
+    /// request. Mark slow reads (big page renders, whole-board JSON) `.bulk`: they then run on the server's
+    /// small bounded bulk pool (``HTTPServer/Configuration/bulkWorkers``) while the connection is suspended,
+    /// so quick interactive requests keep their latency; a full bulk queue answers 503 with `Retry-After`.
+    public enum Lane: Sendable {
+        /// Runs on libmicrohttpd's thread as soon as the request is complete (the default; for quick work).
+        case interactive
+        /// Runs on the bulk pool.
+        case bulk
+    }
+
     struct Route: Sendable {
         enum Action: Sendable {
             case buffered(Handler)
@@ -29,6 +42,7 @@ public struct Router: Sendable {
         let pattern: RoutePattern
         let bodyLimit: Int
         let action: Action
+        var lane: Lane = .interactive
     }
 
     struct Mount: Sendable {
@@ -47,14 +61,24 @@ public struct Router: Sendable {
     ///   - method: The method to answer.
     ///   - pattern: The path pattern, e.g. `/lists/:id`.
     ///   - bodyLimit: The largest request body accepted, in bytes; larger bodies get 413.
+    ///   - lane: Where the handler runs; `.bulk` for slow reads (see ``Lane``).
     ///   - handler: The handler.
-    public mutating func on(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .buffered(handler)))
+    public mutating func on(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        bodyLimit: Int = 64 * 1024,
+        lane: Lane = .interactive,
+        handler: @escaping Handler
+    ) {
+        routes.append(
+            Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .buffered(handler), lane: lane)
+        )
     }
 
     /// Adds a `GET` route; it also answers `HEAD` with the same headers and no body.
-    public mutating func get(_ pattern: String, handler: @escaping Handler) {
-        on(.get, pattern, handler: handler)
+    /// - Parameter lane: `.bulk` for slow reads such as big page renders (see ``Lane``).
+    public mutating func get(_ pattern: String, lane: Lane = .interactive, handler: @escaping Handler) {
+        on(.get, pattern, lane: lane, handler: handler)
     }
 
     /// Adds a `POST` route.

@@ -21,6 +21,12 @@ extension ServerCore {
             mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_MUST_COPY)
         case .eventStream:
             let eventStream = EventStream(connection: ConnectionHandle(raw: connection), registry: streams)
+            if let refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-") {
+                var refused = refusal.response
+                refused.headers["Retry-After"] = "5"
+                respond(refused, to: state, on: connection)
+                return
+            }
             headers["Content-Type"] = headers["Content-Type"] ?? "text/event-stream"
             headers["Cache-Control"] = headers["Cache-Control"] ?? "no-store"
             headers["X-Accel-Buffering"] = headers["X-Accel-Buffering"] ?? "no"
@@ -48,9 +54,9 @@ extension ServerCore {
         MHD_destroy_response(mhdResponse)  // the connection keeps its own reference
         logAccess(state, status: response.status, queued: queued == .YES)
 
-        if let stream, queued == .YES {
-            if !streams.register(stream) { stream.close() }
-            if case .eventStream(let start) = response.body { start(stream) }
+        // A stream whose response was not queued was released by MHD_destroy_response (which unregistered it).
+        if let stream, queued == .YES, case .eventStream(let start) = response.body {
+            start(stream)
         }
     }
 

@@ -7,22 +7,47 @@ final class ServerCore: Sendable {
     let router: Router
     let configuration: HTTPServer.Configuration
     let logger: Logger
-    let streams = StreamRegistry()
+    let hostPolicy: HostPolicy
+    let streams: StreamRegistry
+    let connections: ConnectionTracker
+    let bulk: BulkPool
     private let requestCounter = Atomic<Int>(0)
-
-    /// Bytes of an already-refused body drained before the connection is simply closed.
-    static let maxDiscardedBytes = 1 << 20
 
     init(router: Router, configuration: HTTPServer.Configuration, logger: Logger) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
+        hostPolicy = HostPolicy(host: configuration.host, allowedHosts: configuration.allowedHosts)
+        streams = StreamRegistry(
+            limits: .init(
+                total: max(0, configuration.maxEventStreams),
+                perAddress: max(0, configuration.maxEventStreamsPerAddress),
+                maxAge: configuration.eventStreamMaxAge
+            )
+        )
+        connections = ConnectionTracker(deadline: configuration.requestHeadDeadline)
+        bulk = BulkPool(workers: configuration.bulkWorkers, queueLimit: configuration.bulkQueueLimit)
     }
 
-    /// First handler call: headers are complete, no body byte has been read. Resolves the route, and queues
-    /// the response right away when the headers alone decide it (404, 405, 413, static files, refused uploads).
-    func begin(_ connection: OpaquePointer, url: String, method: String) -> RequestState {
-        var request = Request(method: HTTPMethod(rawValue: method), path: PercentDecoding.decode(url))
+    /// Bytes of an over-limit body read and thrown away so the client can still read its 413: libmicrohttpd
+    /// 0.9.75 cannot queue a response while a body is being received, only before or after it. Past this
+    /// (16 × the limit, at least 8 MiB, at most 256 MiB) the connection is closed.
+    static func discardAllowance(bodyLimit: Int) -> Int {
+        let sixteenfold = bodyLimit.multipliedReportingOverflow(by: 16)
+        return min(max(sixteenfold.overflow ? .max : sixteenfold.partialValue, 8 << 20), 256 << 20)
+    }
+
+    /// First handler call: headers are complete, no body byte has been read. Checks the head, resolves the
+    /// route, and queues the response right away when the headers alone decide it (400, 421, 404, 405, 413,
+    /// static files, refused uploads).
+    func begin(
+        _ connection: OpaquePointer,
+        url: String,
+        method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?
+    ) -> RequestState {
+        connections.headArrived(connection)
+        var request = Request(method: HTTPMethod(rawValue: String(cString: method)), path: PercentDecoding.decode(url))
         request.rawPath = url
         request.headers = Self.values(of: connection, kind: .HEADER_KIND)
         request.cookies = Request.parseCookies(request.headers.values("Cookie"))
@@ -33,6 +58,12 @@ final class ServerCore: Sendable {
         request.remoteAddress = Self.clientAddress(connection)
         let state = RequestState(id: requestCounter.add(1, ordering: .relaxed).newValue, request: request)
 
+        if let refusal = admissionError(connection, target: url, method: method, version: version, headers: request.headers) {
+            var response = refusal.response
+            response.headers["Connection"] = "close"  // what follows this head cannot be trusted either
+            respond(response, to: state, on: connection)
+            return state
+        }
         switch router.resolve(method: request.method, rawPath: url) {
         case .notFound:
             respond(HTTPError.notFound.response, to: state, on: connection)
@@ -66,7 +97,7 @@ final class ServerCore: Sendable {
     func consume(_ chunk: UnsafeRawBufferPointer, state: RequestState) -> Bool {
         guard !state.responded, state.failure == nil, let route = state.route else {
             state.discarded += chunk.count
-            return state.discarded <= Self.maxDiscardedBytes
+            return state.discarded <= Self.discardAllowance(bodyLimit: state.route?.bodyLimit ?? 0)
         }
         state.received += chunk.count
         if state.received > route.bodyLimit {
@@ -94,6 +125,10 @@ final class ServerCore: Sendable {
 
     /// Last handler call: the body is complete. Runs the handler (or finishes the sink) and queues the answer.
     func complete(_ connection: OpaquePointer, state: RequestState) {
+        if let job = state.bulkJob {
+            finishBulk(job, state: state, on: connection)
+            return
+        }
         guard !state.responded, let route = state.route else { return }
         if let failure = state.failure {
             respond(failure.response, to: state, on: connection)
@@ -101,6 +136,9 @@ final class ServerCore: Sendable {
         }
         let response: Response
         switch route.action {
+        case .buffered(let handler) where route.lane == .bulk:
+            startBulk(handler, state: state, on: connection)
+            return
         case .buffered(let handler):
             let request = state.request
             response = Router.run({ try handler(request) }, onUnexpectedError: { log(unexpected: $0, state: state) })
@@ -118,9 +156,14 @@ final class ServerCore: Sendable {
     }
 
     /// The completed callback: aborts a sink whose body never finished (client left, timeout, shutdown).
-    func completed(_ state: RequestState) {
+    func completed(_ state: RequestState, connection: OpaquePointer?) {
         state.sink?.abort()
         state.sink = nil
+        if state.bulkJob != nil {
+            state.bulkJob = nil
+            bulk.taken()
+        }
+        if let connection { connections.requestEnded(connection) }
     }
 
     func errorResponse(_ error: any Error, state: RequestState) -> Response {
@@ -130,9 +173,13 @@ final class ServerCore: Sendable {
     }
 
     func log(unexpected error: any Error, state: RequestState) {
+        log(unexpected: error, id: state.id, path: state.request.path)
+    }
+
+    func log(unexpected error: any Error, id: Int, path: String) {
         logger.error(
             "Unhandled error: \(String(describing: error))",
-            metadata: ["request.id": "\(state.id)", "http.path": "\(state.request.path)"]
+            metadata: ["request.id": "\(id)", "http.path": "\(path)"]
         )
     }
 }

@@ -13,6 +13,18 @@ struct DragboardCommand: AsyncParsableCommand {
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks any free port.") var port = 8080
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A host name (without port) browsers may use to reach this server; repeatable.",
+            discussion: """
+                Requests whose Host header is not the --host address, localhost, 127.0.0.1, [::1] or one of \
+                these names get 421, which stops DNS-rebinding pages. With --host 0.0.0.0 or :: the \
+                machine's own names cannot be guessed, so only loopback names and the names given here \
+                are accepted.
+                """
+        )
+    ) var allowedHosts: [String] = []
     @Option(help: "The SQLite database file.") var database = "dragboard.sqlite"
     @Option(name: .customLong("public"), help: "The folder of static files.") var publicDirectory = "Public"
     @Option(help: "The folder of Mustache templates.") var templates = "Templates"
@@ -36,6 +48,7 @@ struct DragboardCommand: AsyncParsableCommand {
         var options = DragboardApp.Options()
         options.host = host
         options.port = port
+        options.allowedHosts = allowedHosts
         options.databasePath = database
         options.publicDirectory = publicDirectory
         options.templatesDirectory = templates

@@ -71,7 +71,7 @@ import Testing
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
             // Announce 10 MB, send none of it: the answer must come from the headers alone.
-            try connection.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n")
+            try connection.send("POST /small HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n")
             let response = try connection.readResponse()
             #expect(response.status == 413)
             #expect(response.errorCode == "payload_too_large")
@@ -83,7 +83,7 @@ import Testing
     @Test func oversizedChunkedBodyIs413() throws {
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+            try connection.send("POST /small HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
             try connection.send(Self.chunked(Array(repeating: 1, count: 5000), chunkSize: 700))
             let response = try connection.readResponse()
             #expect(response.status == 413)
@@ -94,22 +94,39 @@ import Testing
     @Test func endlessChunkedBodyIsCutOff() throws {
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-            // libmicrohttpd cannot answer before the body ends, so after draining 1 MiB the server hangs up.
+            try connection.send("POST /small HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
+            // libmicrohttpd cannot answer before the body ends, so after draining the allowance (8 MiB for a
+            // small limit) the server hangs up.
             let chunk = Array((String(64 * 1024, radix: 16) + "\r\n").utf8) + Array(repeating: 1, count: 64 * 1024) + [13, 10]
             var sent = 0
-            while sent < 8 << 20, (try? connection.send(chunk)) != nil { sent += 64 * 1024 }
-            #expect(sent < 8 << 20)
+            while sent < 64 << 20, (try? connection.send(chunk)) != nil { sent += 64 * 1024 }
+            #expect(sent < 64 << 20)
             let rest = (try? connection.readUntilClosed()) ?? []
             #expect(!String(decoding: rest, as: UTF8.self).contains("200 OK"))
             #expect(try request(server, "GET", "/small").status == 405)  // still serving
         }
     }
 
+    @Test func chunkedBodyTenTimesOverTheLimitGetsAReadable413() throws {
+        var router = Router()
+        router.post("/one-mb", bodyLimit: 1 << 20) { request in .text("got \(request.body.count)") }
+        try withServer(router) { server in
+            let connection = try TestConnection(port: server.port, timeout: 10)
+            try connection.send("POST /one-mb HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array((String(64 * 1024, radix: 16) + "\r\n").utf8) + Array(repeating: 7, count: 64 * 1024) + [13, 10]
+            for _ in 0..<160 { try connection.send(chunk) }  // 10 MiB, ten times the limit
+            try connection.send("0\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 413)
+            #expect(response.errorCode == "payload_too_large")
+            #expect(response.text.contains("1 MB"))
+        }
+    }
+
     @Test func chunkedBodyWithinLimitIsAccepted() throws {
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+            try connection.send("POST /small HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
             try connection.send(Self.chunked(Array(repeating: 1, count: 1000), chunkSize: 300))
             #expect(try connection.readResponse().text == "got 1000")
         }
@@ -136,7 +153,7 @@ import Testing
         let log = UploadLog()
         try withServer(makeRouter(log: log)) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /upload-small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+            try connection.send("POST /upload-small HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
             try connection.send(Self.chunked(Array(repeating: 9, count: 3000), chunkSize: 400))
             let response = try connection.readResponse()
             #expect(response.status == 413)
@@ -150,7 +167,7 @@ import Testing
         let log = UploadLog()
         try withServer(makeRouter(log: log)) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            try connection.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n")
             try connection.send(Array(repeating: 3, count: 5000))
             #expect(waitUntil { log.snapshot.bytes == 5000 })
             connection.close()
@@ -165,7 +182,7 @@ import Testing
         let log = UploadLog()
         try withServer(makeRouter(log: log), configure: { $0.connectionTimeout = 1 }) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            try connection.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n")
             try connection.send(Array(repeating: 3, count: 5000))
             #expect(waitUntil { log.snapshot.bytes == 5000 })
             #expect(waitUntil { log.snapshot.aborted == 1 })  // the connection stays open all along
@@ -177,7 +194,7 @@ import Testing
     @Test func sinkFactoryCanRefuseBeforeTheBody() throws {
         try withServer(makeRouter(log: UploadLog())) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n")
+            try connection.send("POST /refuse HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500000\r\n\r\n")
             let response = try connection.readResponse()
             #expect(response.status == 401)
             #expect(response.errorCode == "unauthorized")

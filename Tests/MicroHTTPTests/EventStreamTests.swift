@@ -28,7 +28,7 @@ import Testing
 
     private func openStream(_ server: HTTPServer) throws -> (TestConnection, TestResponse) {
         let connection = try TestConnection(port: server.port)
-        try connection.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        try connection.send("GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         return (connection, try connection.readHead())
     }
 
@@ -119,7 +119,7 @@ import Testing
         var connections: [TestConnection] = []
         for _ in 0..<3 {
             let connection = try TestConnection(port: server.port)
-            try connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            try connection.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = try connection.readHead()
             _ = try connection.readChunkedBody { $0.contains("welcome") }  // reader has drained: connection suspended
             connections.append(connection)

@@ -33,7 +33,7 @@ import Testing
             concurrently(200) { index in
                 do {
                     let connection = try TestConnection(port: port, timeout: 10)
-                    try connection.send("GET /n/\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    try connection.send("GET /n/\(index) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                     let response = try connection.readResponse()
                     answers.withLock { $0[index] = response.status == 200 ? response.text : "status \(response.status)" }
                 } catch {
@@ -57,7 +57,7 @@ import Testing
             defer { attackers.forEach { $0.close() } }
             for _ in 0..<300 {
                 guard let connection = try? TestConnection(port: server.port, sourceAddress: "127.0.0.2", timeout: 2) else { continue }
-                try? connection.send("GET /n/1 HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                try? connection.send("GET /n/1 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
                 attackers.append(connection)
             }
             #expect(attackers.count >= 16)

@@ -88,7 +88,7 @@ import Testing
     @Test func headAnswersHeadersWithoutBody() throws {
         try withServer(makeRouter()) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try connection.send("HEAD /hello HTTP/1.1\r\nHost: localhost\r\n\r\nGET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let head = try connection.readResponse(head: true)
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == "5")
@@ -124,7 +124,7 @@ import Testing
         try withServer(makeRouter()) { server in
             let connection = try TestConnection(port: server.port)
             let huge = String(repeating: "a", count: 100 * 1024)
-            try? connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\n\r\n")
+            try? connection.send("GET /hello HTTP/1.1\r\nHost: localhost\r\nX-Big: \(huge)\r\n\r\n")
             let response = try connection.readResponse()
             #expect(response.status == 431)
             #expect(try request(server, "GET", "/hello").text == "hello")
@@ -159,7 +159,7 @@ import Testing
         try withServer(makeRouter(), configure: { $0.host = "127.0.0.2" }) { server in
             #expect(throws: (any Error).self) { _ = try TestConnection(port: server.port, host: "127.0.0.1") }
             let connection = try TestConnection(port: server.port, host: "127.0.0.2")
-            try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try connection.send("GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(try connection.readResponse().text == "hello")
         }
     }

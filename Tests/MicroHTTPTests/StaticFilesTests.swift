@@ -40,6 +40,18 @@ import Testing
         return router
     }
 
+    @Test func foreignHostGets421NotTheFile() throws {
+        let fixture = try Fixture()
+        try withServer(try makeRouter(fixture)) { (server: HTTPServer) throws in
+            let connection = try TestConnection(port: server.port)
+            try connection.send("GET /static/app.js HTTP/1.1\r\nHost: evil.example:\(server.port)\r\nConnection: close\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 421)
+            #expect(!response.text.contains("console.log"))
+            #expect(try request(server, "GET", "/static/app.js").text.contains("console.log"))
+        }
+    }
+
     @Test func allowListHoldsOnlyRegularVisibleFiles() throws {
         let fixture = try Fixture()
         let files = try StaticFiles(directory: fixture.publicDirectory)
@@ -121,7 +133,7 @@ import Testing
         let fixture = try Fixture()
         try withServer(try makeRouter(fixture)) { server in
             let connection = try TestConnection(port: server.port)
-            try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let raw = try connection.readUntilClosed()
             let text = String(decoding: raw, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 404"), "\(path) → \(text.prefix(40))")

@@ -4,14 +4,15 @@ import MicroHTTP
 extension BoardService {
     /// The board's routes on `router`.
     public func addRoutes(to router: inout Router) {
-        router.get("/") { [self] request in
+        // Page and whole-board reads grow with the board: the bulk lane keeps them from delaying drops.
+        router.get("/", lane: .bulk) { [self] request in
             let (token, isNew) = RequestGuard.csrfToken(of: request)
             var response = Response.html(try page(csrf: token))
             response.headers["Cache-Control"] = "no-store"
             if isNew { response.headers["Set-Cookie"] = RequestGuard.cookie(token) }
             return response
         }
-        router.get("/api/board") { [self] _ in
+        router.get("/api/board", lane: .bulk) { [self] _ in
             try Self.mapped { .json(try board()) }
         }
         router.get("/events") { [self] _ in

@@ -1,0 +1,40 @@
+import CMicroHTTPD
+
+extension ServerCore {
+    /// Runs a bulk-lane handler on the bulk pool: suspends the connection so libmicrohttpd's thread is free
+    /// for other requests, and lets the job resume it once the response is ready. A full pool answers 503
+    /// with `Retry-After` at once.
+    func startBulk(_ handler: @escaping Router.Handler, state: RequestState, on connection: OpaquePointer) {
+        guard bulk.reserve() else {
+            var response = HTTPError.bulkQueueFull.response
+            response.headers["Retry-After"] = "1"
+            respond(response, to: state, on: connection)
+            return
+        }
+        let request = state.request
+        let id = state.id
+        let job = BulkJob(connection: ConnectionHandle(raw: connection)) { [self] in
+            Router.run({ try handler(request) }, onUnexpectedError: { log(unexpected: $0, id: id, path: request.path) })
+        }
+        state.bulkJob = job
+        // Suspend before the job can run, so its resume always follows the suspension.
+        MHD_suspend_connection(connection)
+        bulk.enqueue(job)
+    }
+
+    /// The access-handler call after a bulk job resumed the connection: queues the job's response.
+    func finishBulk(_ job: BulkJob, state: RequestState, on connection: OpaquePointer) {
+        let response: Response
+        switch job.result {
+        case .pending:
+            return  // not resumed by the job; nothing to answer yet
+        case .answered(let answer):
+            response = answer
+        case .abandoned:
+            response = HTTPError.stopping.response
+        }
+        state.bulkJob = nil
+        bulk.taken()
+        respond(response, to: state, on: connection)
+    }
+}
