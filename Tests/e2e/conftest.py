@@ -62,11 +62,16 @@ def server():
 
 
 @pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+def playwright():
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    yield launched
+    launched.close()
 
 
 @pytest.fixture

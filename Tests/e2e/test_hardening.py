@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from conftest import CHROMIUM, Server
 from helpers import row, start_drag, title_cells, version, wait_version
@@ -31,12 +31,11 @@ def lan_server():
 
 
 @pytest.fixture
-def named_browser():
+def named_browser(playwright):
     rules = f"MAP {LAN_NAME} 127.0.0.1, MAP {ATTACKER} 127.0.0.1"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", f"--host-resolver-rules={rules}"])
-        yield launched
-        launched.close()
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", f"--host-resolver-rules={rules}"])
+    yield launched
+    launched.close()
 
 
 def test_drops_work_on_a_plain_http_lan_origin(named_browser, lan_server, console_errors):
