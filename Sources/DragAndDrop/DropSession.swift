@@ -47,7 +47,7 @@ public struct DropSession: Sendable {
         let aggregate = AggregateProgress(count: loadable.count, report: progress)
         return try loadable.enumerated().map { index, representation in
             let data = try representation.load(LoadProgress { done, total in aggregate.update(index, done: done, total: total) })
-            return try Object.object(withItemProviderData: data, typeIdentifier: representation.typeIdentifier)
+            return try Self.read(Object.self, from: data, typeIdentifier: representation.typeIdentifier)
         }
     }
 }
@@ -59,7 +59,17 @@ extension DropSession {
         guard isPerformingDrop else { throw DragAndDropError.dataNotAvailable }
         guard let representation = item.dragItem.itemProvider.representation(conformingTo: Object.readableTypeIdentifiers, in: registry) else { return nil }
         let data = try representation.load(progress)
-        return try Object.object(withItemProviderData: data, typeIdentifier: representation.typeIdentifier)
+        return try Self.read(Object.self, from: data, typeIdentifier: representation.typeIdentifier)
+    }
+
+    /// Data that does not decode as the type it claims (a person that is not JSON, from another
+    /// app) is unreadable, as a failed `loadObject` is in UIKit: never an unexplained failure.
+    static func read<Object: ItemProviderReading>(_ type: Object.Type, from data: Data, typeIdentifier: TypeIdentifier) throws -> Object {
+        do {
+            return try Object.object(withItemProviderData: data, typeIdentifier: typeIdentifier)
+        } catch is DecodingError {
+            throw DragAndDropError.unreadableData(typeIdentifier)
+        }
     }
 }
 

@@ -64,6 +64,19 @@ import Testing
         #expect(ok.status == 200)
     }
 
+    @Test func aPersonFromAnotherAppThatIsNotAPersonIsA422() async throws {
+        let board = try await TestBoard()
+        let people = try board.ids("people")
+        for data in ["not json", "[]", #"{"name":1}"#, #"{"name":"Ann"}"#] {
+            let (token, _) = try external(board, types: ["application/x-dragboard-person+json"])
+            let response = try board.post("/api/sessions/\(token)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
+                                                                       "target": ["list": "people"], "location": NSNull(),
+                                                                       "data": [["application/x-dragboard-person+json", data]]])
+            #expect(response.status == 422, "\(data): \(response.json)")
+        }
+        #expect(try board.ids("people") == people)
+    }
+
     // MARK: versions
 
     @Test func aDropOntoItsOwnPlaceAnswersTheVersionItSawAndNoChanges() async throws {
