@@ -10,7 +10,7 @@ public struct ZoneImageRecord: Sendable, Equatable, Codable, FetchableRecord {
 }
 
 extension BoardTransaction {
-    /// Records an image in a zone (its file must already be in place).
+    /// Records an image in a zone (its file must already be in the image folder).
     public func addImage(_ image: ZoneImageRecord) throws {
         try db.execute(sql: """
             INSERT INTO zoneImage (id, zoneID, name, mimeType, size, createdVersion) VALUES (?, ?, ?, ?, ?, ?)
@@ -39,6 +39,12 @@ extension BoardTransaction {
     /// How many images a zone keeps and their bytes.
     public func imageUsage(in zoneID: String) throws -> (count: Int, bytes: Int) {
         let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage WHERE zoneID = ?", arguments: [zoneID])
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+
+    /// How many images all zones keep together and their bytes: what the image quota counts.
+    public func imageUsage() throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage")
         return (row?[0] ?? 0, row?[1] ?? 0)
     }
 

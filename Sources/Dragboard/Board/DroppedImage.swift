@@ -1,7 +1,7 @@
 import DragAndDrop
 import Foundation
 
-/// The image formats the image well takes, recognised by their magic bytes — never by the
+/// The image formats the kit keeps, recognised by their magic bytes — never by the
 /// name or the type a file claims.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png = "image/png"
@@ -24,12 +24,38 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     static let headerLength = 12
 }
 
-/// An image dropped from outside, as the image well's perform-drop found it.
-struct IncomingImage: Sendable {
-    var file: URL
-    var format: ImageFormat
-    var size: Int
-    var name: String
+/// An image file dropped from outside, as a zone's perform-drop found it: checked by its
+/// bytes, and kept by ``ZoneWriter/addImages(_:)``.
+public struct DroppedImage: Sendable {
+    /// The uploaded file, moved into the board's image folder when the drop is applied.
+    public var file: URL
+    public var format: ImageFormat
+    public var size: Int
+    /// The name the file had, a label only.
+    public var name: String
+
+    public init(file: URL, format: ImageFormat, size: Int, name: String) {
+        self.file = file
+        self.format = format
+        self.size = size
+        self.name = name
+    }
+}
+
+extension DropSession {
+    /// Loads an item's file of a type conforming to `public.image` and checks by its first
+    /// bytes that it is a PNG, JPEG, GIF or WebP image; `nil` when the item has no image file.
+    /// - Throws: ``DragboardError/unsupportedType(_:)`` when the bytes are not such an image.
+    public func loadImage(from item: DropItem) throws -> DroppedImage? {
+        guard let (url, _) = try loadFileRepresentation(forTypeIdentifier: .image, from: item) else { return nil }
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        guard let format = ImageFormat(header: try handle.read(upToCount: ImageFormat.headerLength) ?? Data()) else {
+            throw DragboardError.unsupportedType("the dropped file is not a PNG, JPEG, GIF or WebP image")
+        }
+        let size = Int(try handle.seekToEnd())
+        return DroppedImage(file: url, format: format, size: size, name: item.dragItem.itemProvider.suggestedName ?? "image")
+    }
 }
 
 /// Text read from dropped HTML: tags dropped, entities decoded, whitespace collapsed. Dropped

@@ -1,0 +1,60 @@
+import DragAndDrop
+import Foundation
+
+/// A drop target that is not a list — UIKit's `UIDropInteraction` on any view — registered
+/// with ``BoardKit``: an image well, a label, a trash can. The kit renders it from
+/// ``template`` as an element with `data-zone="<id>"`, asks ``dropDelegate()`` about drops,
+/// and lets ``performDrop(_:in:)`` store what was accepted inside the drop's transaction.
+public protocol ZoneKind: Sendable {
+    /// The zone's id on the page (`data-zone`) and in the store.
+    var id: String { get }
+    /// `Templates/<template>.mustache`, rendered with the zone's `id`, `images`, `hasImages`,
+    /// `text` and `hasText`. Defaults to `zone-<id>`.
+    var template: String { get }
+
+    /// The delegate deciding drops on the zone.
+    func dropDelegate() -> any DropZoneDelegate
+
+    /// Stores what the delegate accepted (each placement's `content`) through `zone`, inside
+    /// the drop's transaction: throwing rolls back everything, files included. Returns the
+    /// sentence shown to whoever dropped.
+    func performDrop(_ placements: [DropPlacement], in zone: inout ZoneWriter) throws -> String
+}
+
+extension ZoneKind {
+    public var template: String { "zone-\(id)" }
+}
+
+/// What a zone may keep, written inside a drop's transaction: images (files checked by their
+/// bytes, under the board's image quota) and one text.
+public struct ZoneWriter {
+    /// The zone being written.
+    public let zoneID: String
+    let transaction: BoardTransaction
+    let service: BoardService
+    /// Image files moved into the image folder, for the caller to remove if the transaction rolls back.
+    private(set) var storedFiles: [URL] = []
+
+    init(zoneID: String, transaction: BoardTransaction, service: BoardService) {
+        self.zoneID = zoneID
+        self.transaction = transaction
+        self.service = service
+    }
+
+    /// Keeps dropped images in the zone, after checking the board's image quota for all of them.
+    public mutating func addImages(_ images: [DroppedImage]) throws {
+        try service.checkImageQuota(adding: images.count, bytes: images.reduce(0) { $0 + $1.size }, tx: transaction)
+        for image in images {
+            let id = UUID().uuidString.lowercased()
+            try transaction.addImage(ZoneImageRecord(id: id, zoneID: zoneID, name: image.name, mimeType: image.format.rawValue, size: image.size))
+            let stored = service.imagesDirectory.appendingPathComponent(id)
+            try FileManager.default.moveItem(at: image.file, to: stored)
+            storedFiles.append(stored)
+        }
+    }
+
+    /// Replaces the zone's text.
+    public func setText(_ text: String) throws {
+        try transaction.setLabel(zoneID, text: text)
+    }
+}
