@@ -75,5 +75,5 @@ board.addRoutes(to: &router)
 let port = Int(ProcessInfo.processInfo.environment["PORT"] ?? "") ?? 8080
 let server = HTTPServer(configuration: .init(port: port), router: router)
 try server.start()
-print("Listening on http://127.0.0.1:\(server.port)")
+FileHandle.standardOutput.write(Data("Listening on http://127.0.0.1:\(server.port)\n".utf8))   // unbuffered
 while true { try await Task.sleep(for: .seconds(3600)) }

@@ -57,7 +57,7 @@ extension BoardService {
         // The browser percent-encodes the name; it is a label, so odd characters are dropped.
         let raw = request.headers["X-File-Name"] ?? ""
         let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
-        // Refused before a byte is stored when the well is already full.
+        // Refused before a byte is stored when the board's images are already at their quota.
         let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
         try store.read { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
         return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)

@@ -3,7 +3,9 @@ import Foundation
 
 /// Where a drag started: the session's `localContext`, so targets can name the source list.
 public struct DragSource: Sendable, Hashable {
+    /// The list the dragged rows are in.
     public var listID: String
+    /// Its title, for messages such as "Moved … from <title> to …".
     public var title: String
 
     public init(listID: String, title: String) {

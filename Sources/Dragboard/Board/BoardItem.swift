@@ -4,12 +4,15 @@ import Foundation
 /// A row of the board as delegates and item kinds see it: the stored row, with its
 /// kind-specific data kept as the JSON object the store holds.
 public struct BoardItem: Sendable, Hashable {
+    /// Stable row id (`data-item` in the page, `localObject` of its drags).
     public var id: String
+    /// The list the row is in (a container's contents share its list).
     public var listID: String
     /// The container row holding this one, or `nil` for a top-level row.
     public var containerID: String?
     /// The row's kind (see ``ItemKind``).
     public var kind: String
+    /// The visible title, also the row's plain text unless its kind says otherwise.
     public var title: String
     /// A JSON object with kind-specific data, e.g. `{"age":34}`; read it with ``payload(as:)``.
     public var payload: String

@@ -26,7 +26,8 @@ extension ZoneKind {
 }
 
 /// What a zone may keep, written inside a drop's transaction: images (files checked by their
-/// bytes, under the board's image quota) and one text.
+/// bytes, under the board's image quota) and one text. Not `Sendable`, like the transaction it
+/// wraps: it exists only while ``ZoneKind/performDrop(_:in:)`` runs.
 public struct ZoneWriter {
     /// The zone being written.
     public let zoneID: String

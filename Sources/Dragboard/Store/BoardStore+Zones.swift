@@ -17,7 +17,7 @@ extension BoardTransaction {
             """, arguments: [image.id, image.zoneID, image.name, image.mimeType, image.size, newVersion])
     }
 
-    /// Replaces a label's text.
+    /// Replaces a zone's text (a label's, say): ZoneWriter/setText(_:).
     public func setLabel(_ zoneID: String, text: String) throws {
         try db.execute(sql: """
             INSERT INTO zoneLabel (zoneID, text) VALUES (?, ?) ON CONFLICT(zoneID) DO UPDATE SET text = excluded.text
@@ -31,7 +31,7 @@ extension BoardTransaction {
             """, arguments: [zoneID])
     }
 
-    /// A label's text, if anything was dropped on it.
+    /// A zone's text, if any was stored.
     public func label(_ zoneID: String) throws -> String? {
         try String.fetchOne(db, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
     }
