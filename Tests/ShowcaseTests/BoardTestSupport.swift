@@ -4,7 +4,6 @@ import MicroHTTP
 @testable import Dragboard
 import Showcase
 
-
 /// A board service on a fresh database with the repository's templates, driven in process
 /// through its router — the same handlers the server runs.
 struct TestBoard {

@@ -1,7 +1,5 @@
 import Foundation
-import GRDB
 import Logging
-import MicroHTTP
 import Testing
 @testable import Dragboard
 import Showcase
