@@ -13,7 +13,9 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "DragAndDrop", targets: ["DragAndDrop"]),
         .library(name: "Dragboard", targets: ["Dragboard"]),
+        .library(name: "Showcase", targets: ["Showcase"]),
         .executable(name: "dragboard", targets: ["dragboard"]),
+        .executable(name: "dragboard-example", targets: ["dragboard-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,10 +49,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "Showcase", dependencies: ["Dragboard", "DragAndDrop"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "dragboard",
             dependencies: [
                 "Dragboard",
+                "Showcase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -58,11 +62,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "DragboardBench",
-            dependencies: ["DragAndDrop", "Dragboard"],
+            dependencies: ["DragAndDrop", "Dragboard", "Showcase"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "dragboard-example",
+            dependencies: ["Dragboard", "MicroHTTP"],
+            path: "Examples/dragboard-example",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardTests", dependencies: ["Dragboard"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "dragboard-example"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard"], swiftSettings: swiftSettings),
     ]
 )

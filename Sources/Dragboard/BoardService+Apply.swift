@@ -8,7 +8,7 @@ extension BoardService {
     }
 
     /// Applies a performed drop's placements and describes the changes for every viewer.
-    /// Images moved into place are appended to `storedFiles`, for the caller to remove if the
+    /// Images moved into the image folder are appended to `storedFiles`, for the caller to remove if the
     /// transaction rolls back.
     func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         let listID: String
@@ -16,7 +16,9 @@ extension BoardService {
         case .list(let id): listID = id
         case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx, storedFiles: &storedFiles)
         }
-        let list = try tx.lists().first { $0.id == listID }
+        guard let list = try tx.lists().first(where: { $0.id == listID }), let kind = kit.listKind(list.kind) else {
+            throw DragboardError.notFound("unknown list \(listID)")
+        }
         let rows = result.placements.filter { if case .row = $0.destination { true } else { false } }
         let into = result.placements.filter { if case .into = $0.destination { true } else { false } }
         var changes: [BoardAPI.Change] = []
@@ -24,7 +26,7 @@ extension BoardService {
 
         if let first = rows.first, case .row(let indexPath) = first.destination {
             let placement = Placement(listID: listID, index: indexPath.row)
-            let (ids, moved, names) = try place(rows, at: placement, tx: tx)
+            let (ids, moved, names) = try land(rows, at: placement, in: list, kind: kind, tx: tx)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
             for id in ids {
@@ -34,28 +36,29 @@ extension BoardService {
             }
         }
         if let first = into.first, case .into(let indexPath) = first.destination {
-            let boxes = try tx.rows(in: listID)
-            guard boxes.indices.contains(indexPath.row), boxes[indexPath.row].kind == ItemKind.box.rawValue else {
+            let containers = try tx.rows(in: listID)
+            guard containers.indices.contains(indexPath.row), kit.isContainer(containers[indexPath.row].kind) else {
                 throw DragboardError.unprocessable("row \(indexPath.row) is not a container")
             }
-            let box = boxes[indexPath.row]
-            let (_, moved, names) = try place(into, at: Placement(listID: listID, containerID: box.id), tx: tx)
+            let container = containers[indexPath.row]
+            let (_, moved, names) = try land(into, at: Placement(listID: listID, containerID: container.id), in: list, kind: kind, tx: tx)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
-            changes.append(.init(kind: .replace, item: box.id, list: listID, html: renderer.row(try tx.item(box.id), contents: try tx.rows(in: listID, container: box.id))))
-            return Applied(changes: changes, message: "Put \(Self.names(titles)) into \(box.title).")
+            changes.append(.init(kind: .replace, item: container.id, list: listID,
+                                 html: renderer.row(try tx.item(container.id), contents: try tx.rows(in: listID, container: container.id))))
+            return Applied(changes: changes, message: "Put \(Self.names(titles)) into \(container.title).")
         }
         let verb = result.proposal.operation == .move ? "Moved" : "Copied"
-        let destination = list?.title ?? listID
         if let source = session.dragSource, source.listID != listID {
-            return Applied(changes: changes, message: "\(verb) \(Self.names(titles)) from \(source.title) to \(destination).")
+            return Applied(changes: changes, message: "\(verb) \(Self.names(titles)) from \(source.title) to \(list.title).")
         }
-        return Applied(changes: changes, message: "\(verb) \(Self.names(titles)) to \(destination).")
+        return Applied(changes: changes, message: "\(verb) \(Self.names(titles)) to \(list.title).")
     }
 
     /// Moves, copies or inserts the placements' items consecutively; returns the ids now at the
-    /// destination, the ids that left their old place, and the titles.
-    private func place(_ placements: [DropPlacement], at placement: Placement, tx: BoardTransaction) throws -> ([String], [String], [String]) {
+    /// destination, the ids that left where they were, and the titles.
+    private func land(_ placements: [DropPlacement], at placement: Placement, in list: ListRecord, kind: any ListKind,
+                       tx: BoardTransaction) throws -> ([String], [String], [String]) {
         let local = placements.compactMap { $0.item.dragItem.localObject as? String }
         if local.count == placements.count {
             let titles = try local.map { try tx.item($0).title }
@@ -65,39 +68,24 @@ extension BoardService {
             }
             return (try tx.copy(local, to: placement), [], titles)
         }
-        let incoming = placements.compactMap { $0.content as? IncomingItem }
-        guard incoming.count == placements.count else { throw DragboardError.unprocessable("a dropped item has no content") }
-        let newItems = incoming.map { NewItem(kind: $0.kind.rawValue, title: $0.title, payload: BoardItem.payload(age: $0.age, url: $0.url)) }
-        return (try tx.insert(newItems, at: placement), [], incoming.map(\.title))
+        let newItems = try placements.map { placement -> NewItem in
+            guard let content = placement.content else { throw DragboardError.unprocessable("a dropped item has no content") }
+            return try kind.newItem(from: content, in: list)
+        }
+        return (try tx.insert(newItems, at: placement), [], newItems.map(\.title))
     }
 
     private func contents(of item: ItemRecord, tx: BoardTransaction) throws -> [ItemRecord] {
-        item.kind == ItemKind.box.rawValue ? try tx.rows(in: item.listID, container: item.id) : []
+        kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : []
     }
 
-    /// The image well stores images (moving each upload into place); the label keeps the text.
+    /// The zone's kind stores what its delegate accepted, in this transaction.
     private func applyToZone(_ zoneID: String, _ result: SessionEngine.DropResult, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
-        var message = ""
-        switch zoneID {
-        case ImageWellDelegate.id:
-            let images = result.placements.compactMap { $0.content as? IncomingImage }
-            try checkImageQuota(in: zoneID, adding: images.count, bytes: images.reduce(0) { $0 + $1.size }, tx: tx)
-            for image in images {
-                let id = UUID().uuidString.lowercased()
-                try tx.addImage(ZoneImageRecord(id: id, zoneID: zoneID, name: image.name, mimeType: image.format.rawValue, size: image.size))
-                let stored = imagesDirectory.appendingPathComponent(id)
-                try FileManager.default.moveItem(at: image.file, to: stored)
-                storedFiles.append(stored)
-            }
-            message = images.count == 1 ? "Added \(images[0].name) to the image well." : "Added \(images.count) images to the image well."
-        case LabelDelegate.id:
-            guard let text = result.placements.first?.content as? IncomingItem else { throw DragboardError.unprocessable("nothing to show") }
-            try tx.setLabel(zoneID, text: text.title)
-            message = "The label shows “\(text.title)”."
-        default:
-            throw DragboardError.notFound("unknown zone \(zoneID)")
-        }
-        let html = renderer.zone(zoneID, try ZonesView(tx))
+        guard let zone = kit.zone(zoneID) else { throw DragboardError.notFound("unknown zone \(zoneID)") }
+        var writer = ZoneWriter(zoneID: zoneID, transaction: tx, service: self)
+        defer { storedFiles += writer.storedFiles }
+        let message = try zone.performDrop(result.placements, in: &writer)
+        let html = renderer.zone(try ZoneView(zone, tx))
         return Applied(changes: [.init(kind: .zone, item: zoneID, html: html)], message: message)
     }
 

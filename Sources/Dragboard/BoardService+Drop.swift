@@ -3,12 +3,12 @@ import Foundation
 import Synchronization
 
 extension BoardService {
-    /// `drop`: the engine decides again against the current state, the delegate places the
+    /// `drop`: the engine decides again against the current state, the delegate lands the
     /// items, and the placements are applied in the same write transaction as the operation id
     /// — a retried drop answers the stored response and changes nothing.
     ///
     /// The answer's version is the store's: a drop that wrote nothing (a row dropped onto its
-    /// own place, a refusal) answers the version it saw, no changes, and is broadcast to no one.
+    /// own spot, a refusal) answers the version it saw, no changes, and is broadcast to no one.
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
         let target = try request.target.id
         var location = try request.location?.dropLocation ?? .noRow
@@ -28,7 +28,7 @@ extension BoardService {
                     if tx.baseVersion != request.version {
                         location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
                     }
-                    working.updateTargets(try tx.dropTargets())
+                    working.updateTargets(try tx.dropTargets(kit))
                     working.setCopyModifierPressed(request.copy ?? false)
                     let response: BoardAPI.DropResponse
                     switch try working.drop(on: target, at: location, shownOperation: request.shown) {
@@ -49,7 +49,7 @@ extension BoardService {
                 }
             }
         } catch {
-            // The transaction rolled back: images it moved into place belong to nothing.
+            // The transaction rolled back: images it moved into the image folder belong to nothing.
             for file in storedFiles { try? FileManager.default.removeItem(at: file) }
             throw error
         }

@@ -8,7 +8,7 @@ extension BoardService {
     /// the browser shows, loaded from the drop's payload only when the drop is performed.
     func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
         guard request.types.count <= 32, request.files.count <= 16 else { throw DragboardError.unprocessable("too many types or files") }
-        let registry = BoardTypes.registry
+        let registry = kit.types
         let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"),
                                   declaredFiles: request.files.count)
         var items: [DragItem] = []
@@ -21,7 +21,7 @@ extension BoardService {
         var strings = ItemProvider()
         for mimeType in request.types {
             let bare = mimeType.lowercased()
-            guard let type = registry.typeIdentifier(forMIMEType: bare), type != BoardTypes.itemReference else { continue }
+            guard let type = registry.typeIdentifier(forMIMEType: bare), type != BoardKit.itemReference else { continue }
             strings.registerDataRepresentation(forTypeIdentifier: type) { progress in
                 guard let string = payload.string(for: bare) else { throw DragboardError.unprocessable("the drop carried no \(bare) data") }
                 progress.complete(Int64(string.utf8.count))
@@ -29,7 +29,7 @@ extension BoardService {
             }
         }
         if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
-        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets()) }
+        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload)
@@ -40,7 +40,7 @@ extension BoardService {
     /// session's table (moves allowed — same origin is the same app).
     func join(_ token: String, owner: String) throws -> BoardAPI.BeginResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets()) }
+        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
         return entry.engine.withLock { engine in
             engine.updateTargets(targets)
             return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
@@ -57,9 +57,9 @@ extension BoardService {
         // The browser percent-encodes the name; it is a label, so odd characters are dropped.
         let raw = request.headers["X-File-Name"] ?? ""
         let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
-        // Refused before a byte is stored when the well is already full.
+        // Refused before a byte is stored when the board's images are already at their quota.
         let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
-        try store.read { try checkImageQuota(in: ImageWellDelegate.id, adding: 1, bytes: declared, tx: $0) }
+        try store.read { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
         return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)
     }
 }

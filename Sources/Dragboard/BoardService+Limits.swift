@@ -2,9 +2,9 @@ extension BoardService {
     /// What one client, and everyone together, may make the server keep. Each limit refuses
     /// with a 4xx that names it in words.
     public struct Limits: Sendable {
-        /// Images the image well keeps.
+        /// Images the board's zones keep, together.
         public var maximumImages: Int
-        /// Bytes of images the image well keeps.
+        /// Bytes of images the board's zones keep, together.
         public var maximumImageBytes: Int
         /// Live drag sessions of one browser (its CSRF cookie).
         public var sessionsPerClient: Int
@@ -25,14 +25,14 @@ extension BoardService {
         }
     }
 
-    /// Refuses to store `adding` more images of `bytes` bytes in a zone over the quota.
-    func checkImageQuota(in zoneID: String, adding count: Int, bytes: Int, tx: BoardTransaction) throws {
-        let (stored, storedBytes) = try tx.imageUsage(in: zoneID)
+    /// Refuses to store `adding` more images of `bytes` bytes over the board's quota.
+    func checkImageQuota(adding count: Int, bytes: Int, tx: BoardTransaction) throws {
+        let (stored, storedBytes) = try tx.imageUsage()
         guard stored + count <= limits.maximumImages else {
-            throw DragboardError.quotaExceeded("the image well holds at most \(limits.maximumImages) images and has \(stored)")
+            throw DragboardError.quotaExceeded("the board holds at most \(limits.maximumImages) images and has \(stored)")
         }
         guard storedBytes + bytes <= limits.maximumImageBytes else {
-            throw DragboardError.quotaExceeded("the image well holds at most \(Self.megabytes(limits.maximumImageBytes)) of images and has \(Self.megabytes(storedBytes))")
+            throw DragboardError.quotaExceeded("the board holds at most \(Self.megabytes(limits.maximumImageBytes)) of images and has \(Self.megabytes(storedBytes))")
         }
     }
 

@@ -21,10 +21,11 @@ extension BoardService {
                     return change
                 case .insert, .replace:
                     guard let item = try? tx.item(change.item) else { return nil }
-                    let contents = item.kind == ItemKind.box.rawValue ? try tx.rows(in: item.listID, container: item.id) : []
+                    let contents = kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : []
                     change.html = renderer.row(item, contents: contents)
                 case .zone:
-                    change.html = renderer.zone(change.item, try ZonesView(tx))
+                    guard let zone = kit.zone(change.item) else { return nil }
+                    change.html = renderer.zone(try ZoneView(zone, tx))
                 }
                 return change
             }

@@ -22,12 +22,14 @@ extension BoardService {
             // refusal, never a trap.
             let rows = Dictionary(dragged, uniquingKeysWith: { first, _ in first })
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
-            return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets())
+            return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets(kit))
         }
         let indexPaths = dragged.keys.map { IndexPath(row: $0) }
         let source = ListTarget(id: list.id, rowCount: rowCount)
-        guard var engine = SessionEngine.beginDrag(from: source, at: indexPaths, delegate: BoardDragDelegate(rows: dragged, title: list.title),
-                                                   targets: targets, registry: BoardTypes.registry)
+        let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
+        let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
+            ?? BoardDragDelegate(items: items, source: DragSource(listID: list.id, title: list.title))
+        guard var engine = SessionEngine.beginDrag(from: source, at: indexPaths, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
@@ -40,7 +42,7 @@ extension BoardService {
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
     func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let targets = try store.read { try $0.dropTargets() }
+        let targets = try store.read { try $0.dropTargets(kit) }
         return try entry.engine.withLock { engine in
             var working = engine
             working.updateTargets(targets)

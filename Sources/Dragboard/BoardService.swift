@@ -2,8 +2,9 @@ import DragAndDrop
 import Foundation
 import Logging
 
-/// The board: store, renderer, drag sessions and live viewers, with one method per request.
-/// Route handlers decode and guard; everything here is the app's behaviour.
+/// A board served over HTTP: store, renderer, drag sessions and live viewers, with one method
+/// per request. Route handlers decode and guard; everything here is the kit's behaviour, and
+/// what the board holds is the app's ``BoardKit``.
 public final class BoardService: Sendable {
     public let store: BoardStore
     public let renderer: BoardRenderer
@@ -14,6 +15,9 @@ public final class BoardService: Sendable {
     /// Quotas of stored images and live sessions.
     public let limits: Limits
     let logger: Logger
+
+    /// The app's declaration of the board: list, row and zone kinds, types, page groups.
+    public var kit: BoardKit { renderer.kit }
 
     /// Largest image a drop may upload.
     static let maximumImageSize = 20 * 1024 * 1024
@@ -32,10 +36,22 @@ public final class BoardService: Sendable {
         try FileManager.default.createDirectory(at: imagesDirectory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
     }
 
+    /// Opens (or creates) the board's database at `databasePath`, seeds it with the kit's seed
+    /// when it is new, and loads the templates: everything a router needs to serve `kit`.
+    /// Images are kept next to the database, in `<databasePath>-images`.
+    public convenience init(kit: BoardKit, databasePath: String, templatesDirectory: String, limits: Limits = Limits(),
+                            logger: Logger = Logger(label: "dragboard")) async throws {
+        let store = try BoardStore(path: databasePath)
+        try kit.seed?(store)
+        let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
+        try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: databasePath + "-images", isDirectory: true),
+                      limits: limits, logger: logger)
+    }
+
     /// The whole page for a viewer holding `csrf`.
     func page(csrf: String) throws -> String {
         let snapshot = try store.snapshot()
-        let zones = try store.read { try ZonesView($0) }
+        let zones = try store.read { tx in try kit.zones.map { try ZoneView($0, tx) } }
         return renderer.page(snapshot, zones: zones, csrf: csrf)
     }
 

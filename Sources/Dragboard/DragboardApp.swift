@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import MicroHTTP
 
-/// The whole app: the board service behind the HTTP server, with static files.
+/// A whole server for one board: the board service of a ``BoardKit`` behind the HTTP server,
+/// with the browser's static files. For a router of your own, use ``BoardService`` and
+/// ``BoardService/addRoutes(to:)`` instead.
 public final class DragboardApp: Sendable {
     /// Where things are and how to listen.
     public struct Options: Sendable {
@@ -23,12 +25,10 @@ public final class DragboardApp: Sendable {
     public let service: BoardService
     public let server: HTTPServer
 
-    public init(options: Options, logger: Logger) async throws {
-        let store = try BoardStore(path: options.databasePath)
-        try DemoBoard.seed(store)
-        let renderer = try await BoardRenderer(templatesDirectory: options.templatesDirectory)
-        let images = URL(fileURLWithPath: options.databasePath + "-images", isDirectory: true)
-        service = try BoardService(store: store, renderer: renderer, imagesDirectory: images, limits: options.limits, logger: logger)
+    /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
+    public init(kit: BoardKit, options: Options, logger: Logger) async throws {
+        service = try await BoardService(kit: kit, databasePath: options.databasePath, templatesDirectory: options.templatesDirectory,
+                                         limits: options.limits, logger: logger)
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
         service.addRoutes(to: &router)

@@ -2,6 +2,7 @@ import Dragboard
 import Foundation
 import Logging
 import MicroHTTP
+import Showcase
 
 /// Server time to apply a drop and render what changed, and to render the whole board,
 /// through the public router (JSON decoding and the durable commit included).
@@ -12,7 +13,7 @@ enum BoardBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("bench.sqlite").path)
-        try DemoBoard.seed(store)
+        try Showcase.kit.seed?(store)
         let extra = rows - (try store.rows(in: "cat-1").count)
         if extra > 0 {
             _ = try store.perform(operationID: "bench-seed", fingerprint: "seed") { tx in
@@ -20,7 +21,7 @@ enum BoardBench {
                 return "{}"
             }
         }
-        let renderer = try await BoardRenderer(templatesDirectory: root.appendingPathComponent("Templates").path)
+        let renderer = try await BoardRenderer(templatesDirectory: root.appendingPathComponent("Templates").path, kit: Showcase.kit)
         let service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"), logger: Logger(label: "bench"))
         var router = Router()
         service.addRoutes(to: &router)

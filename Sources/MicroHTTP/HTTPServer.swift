@@ -39,7 +39,8 @@ public final class HTTPServer: Sendable {
     ///   - configuration: Address, limits and default headers.
     ///   - router: The routes.
     ///   - logger: Receives one `.info` access-log line per request and libmicrohttpd's own warnings.
-    public init(configuration: Configuration = .init(), router: Router, logger: Logger) {
+    ///     By default a logger labelled `http` of the process's logging system.
+    public init(configuration: Configuration = .init(), router: Router, logger: Logger = Logger(label: "http")) {
         core = ServerCore(router: router, configuration: configuration, logger: logger)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Dragboard
+import Showcase
 import Foundation
 import Logging
 
@@ -54,7 +55,7 @@ struct DragboardCommand: AsyncParsableCommand {
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
-        let app = try await DragboardApp(options: options, logger: logger)
+        let app = try await DragboardApp(kit: Showcase.kit, options: options, logger: logger)
         try app.start()
         // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(app.port)\n".utf8))

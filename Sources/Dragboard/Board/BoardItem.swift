@@ -1,66 +1,46 @@
 import DragAndDrop
 import Foundation
 
-/// An item of the board as the app sees it: a store row with its payload decoded.
+/// A row of the board as delegates and item kinds see it: the stored row, with its
+/// kind-specific data kept as the JSON object the store holds.
 public struct BoardItem: Sendable, Hashable {
+    /// Stable row id (`data-item` in the page, `localObject` of its drags).
     public var id: String
+    /// The list the row is in (a container's contents share its list).
     public var listID: String
-    public var kind: ItemKind
+    /// The container row holding this one, or `nil` for a top-level row.
+    public var containerID: String?
+    /// The row's kind (see ``ItemKind``).
+    public var kind: String
+    /// The visible title, also the row's plain text unless its kind says otherwise.
     public var title: String
-    public var age: Int?
-    public var url: String?
-
-    struct Payload: Codable {
-        var age: Int?
-        var url: String?
-    }
+    /// A JSON object with kind-specific data, e.g. `{"age":34}`; read it with ``payload(as:)``.
+    public var payload: String
 
     public init(_ record: ItemRecord) {
-        // Most rows have no payload: skip the decoder for them (it runs once per row of a page).
-        let payload = record.payload == "{}" ? Payload() : (try? JSONDecoder().decode(Payload.self, from: Data(record.payload.utf8))) ?? Payload()
-        self.init(id: record.id, listID: record.listID, kind: ItemKind(rawValue: record.kind) ?? .text, title: record.title, age: payload.age, url: payload.url)
+        self.init(id: record.id, listID: record.listID, containerID: record.containerID, kind: record.kind, title: record.title, payload: record.payload)
     }
 
-    public init(id: String, listID: String, kind: ItemKind, title: String, age: Int? = nil, url: String? = nil) {
+    public init(id: String, listID: String, containerID: String? = nil, kind: String, title: String, payload: String = "{}") {
         self.id = id
         self.listID = listID
+        self.containerID = containerID
         self.kind = kind
         self.title = title
-        self.age = age
-        self.url = url
+        self.payload = payload
     }
 
-    /// The payload JSON the store keeps.
-    static func payload(age: Int? = nil, url: String? = nil) -> String {
-        String(decoding: (try? JSONEncoder().encode(Payload(age: age, url: url))) ?? Data("{}".utf8), as: UTF8.self)
+    /// The payload decoded as `type`; `nil` when the row has none or it does not decode.
+    public func payload<T: Decodable>(as type: T.Type) -> T? {
+        // Most rows have no payload: skip the decoder for them (it may run for every row of a page).
+        guard payload != "{}" else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(payload.utf8))
     }
 
-    /// The plain-text representation: what a text editor gets.
-    public var plainText: String {
-        switch kind {
-        case .person: age.map { "\(title) (\($0))" } ?? title
-        case .link: url ?? title
-        default: title
-        }
-    }
-}
-
-/// A person, read from and written to the custom person type.
-public struct PersonValue: Codable, Hashable, Sendable, ItemProviderWriting, ItemProviderReading {
-    public var name: String
-    public var age: Int
-
-    public static var writableTypeIdentifiers: [TypeIdentifier] { [BoardTypes.person] }
-    public static var readableTypeIdentifiers: [TypeIdentifier] { [BoardTypes.person] }
-
-    public func data(forTypeIdentifier typeIdentifier: TypeIdentifier) throws -> Data { try JSONEncoder().encode(self) }
-
-    public static func object(withItemProviderData data: Data, typeIdentifier: TypeIdentifier) throws -> PersonValue {
-        let person = try JSONDecoder().decode(PersonValue.self, from: data)
-        let name = person.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 200, (0...150).contains(person.age) else {
-            throw DragAndDropError.unreadableData(typeIdentifier)
-        }
-        return PersonValue(name: name, age: person.age)
+    /// `value` as the JSON object a ``NewItem`` stores as its payload.
+    public static func payload(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }

@@ -20,21 +20,19 @@ extension BoardTransaction: BoardReading {
 }
 
 extension BoardReading {
-    /// The page's drop targets with each list's delegate, chosen by the list's kind.
-    func dropTargets() throws -> DropTargets {
+    /// The page's drop targets: each list with the delegate its kind builds for it (a list of
+    /// an unregistered kind takes no drops), then the kit's zones.
+    func dropTargets(_ kit: BoardKit) throws -> DropTargets {
         var targets = DropTargets()
         for list in try listRecords() {
-            let target = ListTarget(id: list.id, rowCount: try rowCount(in: list.id))
-            switch ListKind(rawValue: list.kind) {
-            case .cat: targets.add(target, delegate: CatDropDelegate(name: list.title))
-            case .places: targets.add(target, delegate: PlacesDropDelegate())
-            case .people: targets.add(target, delegate: PeopleDropDelegate())
-            case .toyBoxes: targets.add(target, delegate: ToyBoxesDropDelegate(rows: try topRows(in: list.id).map(BoardItem.init)))
-            case nil: continue
-            }
+            guard let kind = kit.listKind(list.kind) else { continue }
+            let count = try rowCount(in: list.id)
+            let rows = kind.dropDelegateReadsRows ? try topRows(in: list.id).map(BoardItem.init) : nil
+            targets.add(ListTarget(id: list.id, rowCount: count), delegate: kind.dropDelegate(for: BoardList(record: list, rowCount: count, rows: rows)))
         }
-        targets.add(ZoneTarget(id: ImageWellDelegate.id), delegate: ImageWellDelegate())
-        targets.add(ZoneTarget(id: LabelDelegate.id), delegate: LabelDelegate())
+        for zone in kit.zones {
+            targets.add(ZoneTarget(id: zone.id), delegate: zone.dropDelegate())
+        }
         return targets
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The JSON the browser and the server exchange. Field names are short: this is a wire format.
 enum BoardAPI {
-    /// A drop target: `{"list": "cat-1"}` or `{"zone": "label"}`.
+    /// A drop target: `{"list": "todo"}` or `{"zone": "label"}`.
     struct Target: Codable, Hashable {
         var list: String?
         var zone: String?

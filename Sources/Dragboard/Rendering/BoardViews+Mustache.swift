@@ -8,9 +8,24 @@ extension PageView: MustacheParent {
         switch name {
         case "csrf": csrf
         case "version": version
-        case "zones": zones
-        case "cats": cats
-        case "others": others
+        case "groups": groups
+        case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
+        default: nil
+        }
+    }
+}
+
+/// The zones, rendered, for the page's zone group.
+struct ZonesHTML: MustacheParent {
+    var html: String
+    func child(named name: String) -> Any? { name == "html" ? html : nil }
+}
+
+extension GroupView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "lists": lists
         default: nil
         }
     }
@@ -34,43 +49,52 @@ extension RowView: MustacheParent {
         case "id": id
         case "kind": kind
         case "title": title
-        case "hasAge": hasAge
-        case "age": age
-        case "isLink": isLink
-        case "url": url
-        case "isBox": isBox
-        case "count": count
-        case "countLabel": countLabel
-        case "contents": contents
+        case "detail": detail
         case "drag": drag
         default: nil
         }
     }
 }
 
-extension RowView.Content: MustacheParent {
+extension RowDetailView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": item.id
+        case "kind": item.kind
+        case "title": item.title
+        case "count": contents.count
+        case "contents": contents.map { ContentView(id: $0.id, title: $0.title) }
+        default: kind.templateValue(named: name, of: item, contents: contents)
+        }
+    }
+
+    struct ContentView: MustacheParent {
+        var id: String
+        var title: String
+        func child(named name: String) -> Any? {
+            switch name {
+            case "id": id
+            case "title": title
+            default: nil
+            }
+        }
+    }
+}
+
+extension ZoneView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
-        case "title": title
-        default: nil
-        }
-    }
-}
-
-extension ZonesView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
         case "images": images
         case "hasImages": !images.isEmpty
-        case "label": label
-        case "hasLabel": hasLabel
+        case "text": text ?? ""
+        case "hasText": text != nil
         default: nil
         }
     }
 }
 
-extension ZonesView.Image: MustacheParent {
+extension ZoneView.Image: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id

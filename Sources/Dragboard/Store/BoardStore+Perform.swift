@@ -68,8 +68,8 @@ extension BoardStore {
     }
 
     /// Fills an empty board: creates the lists with their rows (appended in
-    /// order) and the contents of container rows (`containers`: box item id →
-    /// contents; boxes must have explicit ids). Does nothing if any list exists.
+    /// order) and the contents of container rows (`containers`: container item id →
+    /// contents; containers must have explicit ids). Does nothing if any list exists.
     /// Seeding commits as one changing operation (version 0 → 1).
     public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
         try dbQueue.writeWithoutTransaction { db in
@@ -85,14 +85,14 @@ extension BoardStore {
                 for (list, items) in lists where !items.isEmpty {
                     try tx.insert(items, at: Placement(listID: list.id))
                 }
-                // Boxes may sit inside other boxes: fill those whose box exists, until done.
+                // Containers may sit inside other containers: fill those that exist, until done.
                 var pending = containers.filter { !$0.value.isEmpty }
                 while !pending.isEmpty {
                     let ready = try pending.keys.sorted().compactMap { try StoreQueries.item(db, $0) }
                     guard !ready.isEmpty else { throw StoreError.unknownItem(pending.keys.sorted()[0]) }
-                    for box in ready {
-                        try tx.insert(pending[box.id] ?? [], at: Placement(listID: box.listID, containerID: box.id))
-                        pending[box.id] = nil
+                    for container in ready {
+                        try tx.insert(pending[container.id] ?? [], at: Placement(listID: container.listID, containerID: container.id))
+                        pending[container.id] = nil
                     }
                 }
                 if !lists.isEmpty { try Self.setVersion(db, base + 1) }

@@ -10,14 +10,14 @@ public struct ZoneImageRecord: Sendable, Equatable, Codable, FetchableRecord {
 }
 
 extension BoardTransaction {
-    /// Records an image in a zone (its file must already be in place).
+    /// Records an image in a zone (its file must already be in the image folder).
     public func addImage(_ image: ZoneImageRecord) throws {
         try db.execute(sql: """
             INSERT INTO zoneImage (id, zoneID, name, mimeType, size, createdVersion) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [image.id, image.zoneID, image.name, image.mimeType, image.size, newVersion])
     }
 
-    /// Replaces a label's text.
+    /// Replaces a zone's text (a label's, say): ZoneWriter/setText(_:).
     public func setLabel(_ zoneID: String, text: String) throws {
         try db.execute(sql: """
             INSERT INTO zoneLabel (zoneID, text) VALUES (?, ?) ON CONFLICT(zoneID) DO UPDATE SET text = excluded.text
@@ -31,7 +31,7 @@ extension BoardTransaction {
             """, arguments: [zoneID])
     }
 
-    /// A label's text, if anything was dropped on it.
+    /// A zone's text, if any was stored.
     public func label(_ zoneID: String) throws -> String? {
         try String.fetchOne(db, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
     }
@@ -39,6 +39,12 @@ extension BoardTransaction {
     /// How many images a zone keeps and their bytes.
     public func imageUsage(in zoneID: String) throws -> (count: Int, bytes: Int) {
         let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage WHERE zoneID = ?", arguments: [zoneID])
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+
+    /// How many images all zones keep together and their bytes: what the image quota counts.
+    public func imageUsage() throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage")
         return (row?[0] ?? 0, row?[1] ?? 0)
     }
 

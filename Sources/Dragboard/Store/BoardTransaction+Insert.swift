@@ -36,7 +36,7 @@ extension BoardTransaction {
         guard !ids.isEmpty else { return [] }
         return try atomically {
             let sources = try ids.map { try StoreQueries.requireItem(db, $0) }
-            // Read every subtree before writing, so copying a box into itself terminates.
+            // Read every subtree before writing, so copying a container into itself terminates.
             let subtrees = try sources.map { try descendants(of: $0.id) }
             let gap = try resolve(placement, moving: [])
             let keys = try orderKeys(for: gap, count: sources.count, moving: [])

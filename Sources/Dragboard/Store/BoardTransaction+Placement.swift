@@ -1,6 +1,6 @@
 import GRDB
 
-/// A row's place in the total order `(pos, id)`.
+/// A row's position in the total order `(pos, id)`.
 struct OrderBound: Equatable {
     var pos: String
     var id: String

@@ -27,7 +27,7 @@ public struct BoardTransaction {
     public var newVersion: Int { baseVersion + 1 }
 
     /// Whether this operation has written any row so far: SQLite's own count, so a move onto
-    /// the place an item already has is no change, whatever the caller meant to do.
+    /// the spot an item already has is no change, whatever the caller meant to do.
     public var hasChanges: Bool { db.totalChangesCount != changesAtStart }
 
     /// The version the board has after this operation if it ended now.

@@ -8,7 +8,7 @@ public struct ItemRecord: Sendable, Equatable, Codable {
     public var containerID: String?
     /// Fractional order key (see ``OrderKey``); rows sort by `(pos, id)`.
     public var pos: String
-    /// App-defined kind, e.g. `person`, `link`, `box`.
+    /// App-defined kind (see ``ItemKind``).
     public var kind: String
     /// Visible title.
     public var title: String

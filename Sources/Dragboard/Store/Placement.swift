@@ -12,7 +12,7 @@
 public struct Placement: Sendable, Equatable {
     /// Target list.
     public var listID: String
-    /// Target container row (a "toy box") inside that list, or `nil` for top level.
+    /// Target container row inside that list, or `nil` for top level.
     public var containerID: String?
     /// Id of the row the client saw just above the drop point.
     public var after: String?

@@ -11,6 +11,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case operationReused(String)
     /// Stale view that cannot be rebased.
     case conflict(String)
-    /// Anything else the store refuses (duplicate ids, bad JSON, a box into itself…).
+    /// Anything else the store refuses (duplicate ids, bad JSON, a container into itself…).
     case invalid(String)
 }

@@ -1,4 +1,5 @@
 import DragAndDrop
+import Dragboard
 import Foundation
 
 /// A cat takes toys: moved between cats (copied with the copy modifier or from another app);
@@ -8,14 +9,14 @@ struct CatDropDelegate: ListDropDelegate {
 
     /// Toys, text (a new toy) and people (forbidden, with a reason) concern a cat; nothing else does.
     func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
-        session.hasText || session.hasItemsConforming(toTypeIdentifiers: [BoardTypes.toy, BoardTypes.person])
+        session.hasText || session.hasItemsConforming(toTypeIdentifiers: [ShowcaseTypes.toy, ShowcaseTypes.person])
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
-        if session.hasItemsConforming(toTypeIdentifiers: [BoardTypes.person]) {
+        if session.hasItemsConforming(toTypeIdentifiers: [ShowcaseTypes.person]) {
             return .forbidden("\(name) only plays with toys, not with people")
         }
-        let isToy = session.allItemsConform(to: [BoardTypes.toy])
+        let isToy = session.allItemsConform(to: [ShowcaseTypes.toy])
         guard isToy || session.localDragSession == nil else { return .cancel }
         guard session.hasText else { return .cancel }
         let operation: DropOperation = session.isCopyModifierPressed ? .copy : .move

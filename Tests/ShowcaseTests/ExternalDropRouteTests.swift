@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import Showcase
 
 /// Drops from other apps: promises of the visible types, data only at the drop, copies only.
 @Suite struct ExternalDropRouteTests {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 @testable import Dragboard
+import Showcase
 
 /// A board service on a fresh database with the repository's templates, driven in process
 /// through its router — the same handlers the server runs.
@@ -17,8 +18,8 @@ struct TestBoard {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
-        try DemoBoard.seed(store)
-        let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path)
+        try Showcase.kit.seed?(store)
+        let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path, kit: Showcase.kit)
         service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"),
                                    limits: limits, logger: Logger(label: "test"))
         var router = Router()

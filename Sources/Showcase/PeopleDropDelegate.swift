@@ -1,10 +1,11 @@
 import DragAndDrop
+import Dragboard
 import Foundation
 
 /// People: handles only items of the person type — everything else gets no drop at all.
 struct PeopleDropDelegate: ListDropDelegate {
     func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
-        session.allItemsConform(to: [BoardTypes.person])
+        session.allItemsConform(to: [ShowcaseTypes.person])
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {

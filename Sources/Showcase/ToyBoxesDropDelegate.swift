@@ -1,4 +1,5 @@
 import DragAndDrop
+import Dragboard
 import Foundation
 
 /// Toy boxes: over the middle of a box a toy goes into it; near a row's edges it is inserted
@@ -7,13 +8,13 @@ struct ToyBoxesDropDelegate: ListDropDelegate {
     var rows: [BoardItem]
 
     func canHandle(_ session: DropSession, in list: ListTarget) -> Bool {
-        session.allItemsConform(to: [BoardTypes.toy, BoardTypes.box])
+        session.allItemsConform(to: [ShowcaseTypes.toy, ShowcaseTypes.box])
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
         let operation: DropOperation = session.isCopyModifierPressed ? .copy : .move
-        let toysOnly = session.allItemsConform(to: [BoardTypes.toy])
-        if let row = destinationIndexPath?.row, rows.indices.contains(row), rows[row].kind == .box, toysOnly {
+        let toysOnly = session.allItemsConform(to: [ShowcaseTypes.toy])
+        if let row = destinationIndexPath?.row, rows.indices.contains(row), rows[row].kind == BoxItem.id, toysOnly {
             return DropProposal(operation: operation, intent: .automatic)
         }
         return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
@@ -22,10 +23,10 @@ struct ToyBoxesDropDelegate: ListDropDelegate {
     /// One answer per row kind, so the table costs O(rows) with no per-row session queries.
     func dropProposals(for session: DropSession, in list: ListTarget) -> [ProposalRun] {
         let operation: DropOperation = session.isCopyModifierPressed ? .copy : .move
-        let toysOnly = session.allItemsConform(to: [BoardTypes.toy])
+        let toysOnly = session.allItemsConform(to: [ShowcaseTypes.toy])
         var runs = ProposalRunBuilder()
         for row in 0...list.rowCount {
-            let intoBox = toysOnly && rows.indices.contains(row) && rows[row].kind == .box
+            let intoBox = toysOnly && rows.indices.contains(row) && rows[row].kind == BoxItem.id
             runs.append(DropProposal(operation: operation, intent: intoBox ? .automatic : .insertAtDestinationIndexPath))
         }
         return runs.runs
@@ -34,7 +35,7 @@ struct ToyBoxesDropDelegate: ListDropDelegate {
     func performDrop(in list: ListTarget, with coordinator: inout DropCoordinator) throws {
         if coordinator.proposal.intent == .insertIntoDestinationIndexPath, let box = coordinator.destinationIndexPath {
             for item in coordinator.items {
-                let content: IncomingItem? = item.dragItem.localObject == nil ? try coordinator.session.incoming(item, as: .toy) : nil
+                let content: NewItem? = item.dragItem.localObject == nil ? try coordinator.session.incoming(item, as: .toy) : nil
                 coordinator.drop(item, intoRowAt: box, content: content)
             }
         } else {

@@ -1,4 +1,5 @@
 import DragAndDrop
+import Dragboard
 import Foundation
 
 /// Apple's table-view sample: from this list one row moves and several cancel; from anywhere

@@ -1,0 +1,55 @@
+import Foundation
+
+struct PageView {
+    var csrf: String
+    var version: Int
+    var groups: [GroupView]
+    /// Each zone, rendered by its own template.
+    var zones: [String]
+}
+
+struct GroupView {
+    var title: String
+    var lists: [ListView]
+}
+
+struct ListView {
+    var id: String
+    var title: String
+    var kind: String
+    var rows: [RowView]
+}
+
+struct RowView {
+    var id: String
+    var kind: String
+    var title: String
+    /// The row kind's detail template, rendered (escaped by it).
+    var detail: String
+    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`.
+    var drag: String
+}
+
+/// What a row kind's detail template sees.
+struct RowDetailView {
+    var item: BoardItem
+    var kind: any ItemKind
+    var contents: [BoardItem]
+}
+
+/// A zone's content, as its template sees it.
+struct ZoneView {
+    struct Image { var id: String; var name: String }
+
+    var id: String
+    var template: String
+    var images: [Image]
+    var text: String?
+
+    init(_ zone: any ZoneKind, _ tx: BoardTransaction) throws {
+        id = zone.id
+        template = zone.template
+        images = try tx.images(in: zone.id).map { Image(id: $0.id, name: $0.name) }
+        text = try tx.label(zone.id)
+    }
+}
