@@ -1,0 +1,225 @@
+import Foundation
+import MicroHTTP
+import Testing
+@testable import Dragboard
+
+/// Property tests over the request decoding and the session and drop paths: many random
+/// requests from the API's grammar, many of them mutated, sent in process through the real router
+/// to a board on a real SQLite file, with the board's invariants checked after every one.
+///
+/// `make test` runs a quick, bounded version; `make fuzz` runs it for minutes. A failure prints the
+/// seed; `FUZZ_SEED=<seed> FUZZ_ITERATIONS=<n>` replays the run (see ``FuzzBudget``).
+@Suite struct FuzzTests {
+    @Test func randomRequestsNeverBreakTheBoard() async throws {
+        let budget = FuzzBudget.fromEnvironment()
+        let avoided = budget.includeKnown ? [] : Set(KnownDefect.allCases)
+        FileHandle.standardError.write(Data("fuzz: \(budget.summary); replay with FUZZ_SEED=\(budget.seed)\n".utf8))
+        CrashNote.install()
+        defer { CrashNote.uninstall() }
+
+        var generator = FuzzGenerator(seed: budget.seed, avoided: avoided)
+        var report = FuzzReport(seed: budget.seed, known: avoided)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var iteration = 0
+        while budget.allows(iteration, elapsed: clock.now - started) {
+            // A fresh board now and then: short histories make short reproducers.
+            let board = try await TestBoard()
+            var checker = try FuzzChecker(board: board, epochStart: iteration)
+            try generator.refresh(board.store)
+            generator.live = [:]
+            generator.external = []
+            let epochEnd = iteration + generator.rng.int(200...1500)
+            while iteration < epochEnd, budget.allows(iteration, elapsed: clock.now - started) {
+                let request = generator.next()
+                let history = checker.history(of: request)
+                CrashNote.set("seed \(budget.seed), iteration \(iteration)\n\(history)")
+                if budget.verbose { print("fuzz \(iteration): \(request.description)") }
+                let (response, violations) = try checker.run(request)
+                report.count(request, response)
+                for violation in violations { report.record(violation, request: request, iteration: iteration, history: history, checker: checker) }
+                if response.status.code < 400 || violations.isEmpty {
+                    generator.learn(request, status: response.status.code, json: TestBoard.json(response))
+                }
+                if checker.boardChanged { try generator.refresh(board.store) }
+                iteration += 1
+            }
+            try? FileManager.default.removeItem(at: board.directory)
+        }
+        report.finish(iterations: iteration, elapsed: clock.now - started)
+        for failure in report.unexplained {
+            Issue.record("\(failure.signature): \(failure.message)\n\(failure.reproducer)\nreplay: FUZZ_SEED=\(budget.seed) FUZZ_ITERATIONS=\(failure.iteration + 1)")
+        }
+    }
+}
+
+/// One broken invariant. The signature groups repeats (route and kind); the message has the details.
+struct FuzzViolation {
+    var signature: String
+    var message: String
+}
+
+/// Runs requests against one board and checks, after each, the status and error shape of the
+/// answer and the board's invariants as the store holds them.
+struct FuzzChecker {
+    let board: TestBoard
+    let epochStart: Int
+    private(set) var facts: BoardFacts
+    private var ids: Set<String>
+    /// Response bodies of drops answered 200, by operation id.
+    private var acknowledged: [String: [UInt8]] = [:]
+    /// The versions of acknowledged drops that changed the board.
+    private var changeVersions: Set<Int> = []
+    /// Requests of this board, per session token (for reproducers), and the latest ones.
+    private var bySession: [String: [String]] = [:]
+    private var recent: [String] = []
+    private(set) var boardChanged = false
+
+    init(board: TestBoard, epochStart: Int) throws {
+        self.board = board
+        self.epochStart = epochStart
+        facts = try BoardFacts.read(board.store)
+        ids = try BoardFacts.itemIDs(board.store)
+    }
+
+    /// The requests that led here in this session, then this one: what a reproducer needs.
+    func history(of request: FuzzRequest) -> String {
+        let earlier = request.token.flatMap { bySession[$0] } ?? []
+        return (earlier.suffix(12) + ["→ " + request.description]).joined(separator: "\n")
+    }
+
+    var context: String { "board of iteration \(epochStart); last requests:\n" + recent.suffix(4).joined(separator: "\n") }
+
+    mutating func run(_ request: FuzzRequest) throws -> (Response, [FuzzViolation]) {
+        let response = board.router.respond(to: request.request)
+        let after = try BoardFacts.read(board.store)
+        let route = Self.route(of: request)
+        var violations: [FuzzViolation] = []
+        func fail(_ kind: String, _ message: String) { violations.append(FuzzViolation(signature: "\(route): \(kind)", message: message)) }
+
+        let status = response.status.code
+        let bytes: [UInt8] = if case .bytes(let bytes) = response.body { bytes } else { [] }
+        let json = TestBoard.json(response)
+        if status >= 500 { fail("5xx", "answered \(status): \(String(decoding: bytes.prefix(300), as: UTF8.self))") }
+        if status >= 400, request.method != .head, let problem = Self.errorShapeProblem(response, json) { fail("error-not-json", problem) }
+
+        if after.version < facts.version { fail("version-decreased", "\(facts.version) → \(after.version)") }
+        if after.version > facts.version + 1 { fail("version-jumped", "\(facts.version) → \(after.version)") }
+        if after.itemCount < facts.itemCount { fail("items-lost", "\(facts.itemCount) → \(after.itemCount) items") }
+        if after.itemCount > facts.itemCount, after.version == facts.version { fail("items-added-without-version", "\(facts.itemCount) → \(after.itemCount) items at version \(after.version)") }
+        for problem in try BoardFacts.structuralViolations(board.store) { fail("structure", problem) }
+        boardChanged = after != facts
+        if boardChanged {
+            let now = try BoardFacts.itemIDs(board.store)
+            let lost = ids.subtracting(now)
+            if !lost.isEmpty { fail("items-lost", "items \(lost.sorted().prefix(3)) disappeared") }
+            ids = now
+        }
+
+        let version = json["version"] as? Int
+        if route == "drop", status == 200 {
+            let changes = json["changes"] as? [Any] ?? []
+            let op = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.op
+            if let op, let stored = acknowledged[op] {
+                if stored != bytes { fail("replay-differs", "op \(op) answered \(String(decoding: bytes.prefix(200), as: UTF8.self)) after \(String(decoding: stored.prefix(200), as: UTF8.self))") }
+                if after.version != facts.version { fail("replay-changed-board", "op \(op) moved the version \(facts.version) → \(after.version)") }
+            } else {
+                if let op { acknowledged[op] = bytes }
+                if changes.isEmpty {
+                    if after.version != facts.version { fail("changed-silently", "no changes answered, version \(facts.version) → \(after.version)") }
+                } else if after.version != facts.version + 1 {
+                    fail("changed-without-new-version", "answered \(changes.count) changes at version \(version.map(String.init) ?? "nil"), the store stayed at \(after.version)")
+                }
+                if version != after.version {
+                    fail("version-not-on-board", "answered version \(version.map(String.init) ?? "nil"), the store is at \(after.version)")
+                } else if !changes.isEmpty, let version {
+                    if !changeVersions.insert(version).inserted { fail("duplicate-version", "a second change acknowledged as version \(version)") }
+                }
+            }
+        } else {
+            if after.version != facts.version { fail("changed-board", "answered \(status) and moved the version \(facts.version) → \(after.version)") }
+            if (200..<300).contains(status), request.method == .get || request.method == .post, ["begin", "external", "join", "end", "board"].contains(route),
+               version != after.version {
+                fail("version-not-on-board", "answered version \(version.map(String.init) ?? "nil"), the store is at \(after.version)")
+            }
+        }
+        facts = after
+        if let token = request.token { bySession[token, default: []].append(request.description) }
+        recent.append(request.description)
+        if recent.count > 8 { recent.removeFirst() }
+        return (response, violations)
+    }
+
+    /// The route a request reaches, from its method and path (whatever it was generated as).
+    static func route(of request: FuzzRequest) -> String {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (request.method, parts.count, parts.count > 2 ? parts[1] + "/" + parts[2] : "") {
+        case (.post, 3, "api/sessions"): return "begin"
+        case (.post, 4, "api/sessions") where parts[3] == "external": return "external"
+        case (.post, 5, "api/sessions") where ["join", "files", "target", "drop", "end"].contains(parts[4]): return parts[4]
+        case (_, 3, "api/board"): return "board"
+        case (_, 2, _) where parts[1] == "": return "page"
+        case (_, 2, _) where parts[1] == "events": return "events"
+        case (_, 3, _) where parts[1] == "images": return "images"
+        default: return "other"
+        }
+    }
+
+    /// What is wrong with an error answer, if anything: every 4xx is `{"error": {"code", "message"}}`.
+    static func errorShapeProblem(_ response: Response, _ json: [String: Any]) -> String? {
+        guard response.headers["Content-Type"]?.hasPrefix("application/json") == true else { return "Content-Type \(response.headers["Content-Type"] ?? "none")" }
+        guard json.count == 1, let error = json["error"] as? [String: Any] else { return "body \(json)" }
+        guard let code = error["code"] as? String, !code.isEmpty, let message = error["message"] as? String, !message.isEmpty else { return "error \(error)" }
+        return nil
+    }
+}
+
+/// Figures of a run and the first occurrence of each violation.
+struct FuzzReport {
+    struct Failure {
+        var signature: String
+        var message: String
+        var iteration: Int
+        var reproducer: String
+        var count: Int
+        var known: KnownDefect?
+    }
+
+    let seed: UInt64
+    let known: Set<KnownDefect>
+    var statuses: [String: [Int: Int]] = [:]
+    var mutated = 0
+    var failures: [String: Failure] = [:]
+
+    mutating func count(_ request: FuzzRequest, _ response: Response) {
+        statuses[FuzzChecker.route(of: request), default: [:]][response.status.code, default: 0] += 1
+        if !request.mutation.isEmpty { mutated += 1 }
+    }
+
+    mutating func record(_ violation: FuzzViolation, request: FuzzRequest, iteration: Int, history: String, checker: FuzzChecker) {
+        if failures[violation.signature] != nil {
+            failures[violation.signature]?.count += 1
+            return
+        }
+        let explained = known.first { $0.explains(violation.signature, request) }
+        failures[violation.signature] = Failure(signature: violation.signature, message: violation.message, iteration: iteration,
+                                                reproducer: history + "\n(" + checker.context + ")", count: 1, known: explained)
+    }
+
+    var unexplained: [Failure] { failures.values.filter { $0.known == nil }.sorted { $0.iteration < $1.iteration } }
+
+    func finish(iterations: Int, elapsed: Duration) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var lines = ["fuzz: seed \(seed): \(iterations) executions in \(String(format: "%.1f", seconds)) s "
+                     + "(\(String(format: "%.0f", Double(iterations) / max(seconds, 0.001))) exec/s), \(mutated) mutated"]
+        for (route, counts) in statuses.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(route): " + counts.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))
+        }
+        lines.append("fuzz: \(failures.count) kinds of violation (\(unexplained.count) unexplained)")
+        for failure in failures.values.sorted(by: { $0.iteration < $1.iteration }) {
+            lines.append("  [\(failure.known.map { "KNOWN \($0.rawValue)" } ?? "NEW")] \(failure.signature) ×\(failure.count), first at iteration \(failure.iteration): \(failure.message)")
+            lines.append(failure.reproducer.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+        }
+        print(lines.joined(separator: "\n"))
+    }
+}
