@@ -19,6 +19,14 @@ enum KnownDefect: String, CaseIterable {
     /// `FileManager.moveItem` finds no file, and that Cocoa error is no HTTP error (the first file
     /// has already left the uploads folder although the transaction rolls back).
     case duplicateUploadIDs500 = "duplicate-upload-ids-500"
+    /// 500. A drop from outside on People whose `application/x-dragboard-person+json` string is not a
+    /// person (`"not json"`, `"[]"`, `{"name":1}`): `PersonValue`'s `JSONDecoder` error is no HTTP
+    /// error (BoardItem.swift, `object(withItemProviderData:)`; `unreadableData` was meant).
+    case malformedPerson500 = "malformed-person-500"
+    /// Text dropped from outside that holds a NUL (`"Ab\u0000cd"`) is stored cut at the NUL (`"Ab"`),
+    /// while the answer, its message and the broadcast show the whole text; the design says text
+    /// never holds NUL, so it should be refused or cleaned before it is stored.
+    case nulTextTruncated = "nul-text-truncated"
 
     /// Whether this defect explains a violation (its signature, on this request).
     func explains(_ signature: String, _ request: FuzzRequest) -> Bool {
@@ -28,6 +36,15 @@ enum KnownDefect: String, CaseIterable {
         case .duplicateUploadIDs500:
             let files = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files ?? []
             return signature == "drop: 5xx" && Set(files).count < files.count
+        case .nulTextTruncated:
+            let data = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.data ?? []
+            return ["drop: answer-differs-from-store", "drop: answer-holds-nul"].contains(signature) && data.contains { $0.contains { $0.contains("\u{0}") } }
+        case .malformedPerson500:
+            let data = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.data ?? []
+            return signature == "drop: 5xx" && data.contains { pair in
+                pair.count == 2 && pair[0].lowercased() == "application/x-dragboard-person+json"
+                    && (try? JSONDecoder().decode(PersonValue.self, from: Data(pair[1].utf8))) == nil
+            }
         }
     }
 }
@@ -48,6 +65,8 @@ struct FuzzGenerator {
     /// Sessions that began (token → uploads accepted for it); `ended` keeps a few for replays.
     var live: [String: [String]] = [:]
     var external: Set<String> = []
+    /// The types each external session declared, so its drops mostly carry data of those types.
+    var externalTypes: [String: [String]] = [:]
     var ended: [String] = []
     /// Drops answered 200: replayed with the same body (must answer the same) or another one.
     var acknowledged: [(op: String, path: String, body: [UInt8])] = []
@@ -71,7 +90,11 @@ struct FuzzGenerator {
         case ("begin", 201), ("external", 201):
             if let token = json["token"] as? String {
                 live[token] = []
-                if request.kind == "external" { external.insert(token) }
+                if request.kind == "external" {
+                    external.insert(token)
+                    let declared = (try? JSONDecoder().decode(BoardAPI.ExternalRequest.self, from: Data(request.body)))?.types ?? []
+                    externalTypes[token] = declared
+                }
             }
         case ("files", 201):
             if let token = request.token, let file = json["file"] as? String { live[token, default: []].append(file) }
@@ -105,7 +128,8 @@ struct FuzzGenerator {
         return request
     }
 
-    var allIDs: [String] { rows.values.flatMap { $0 } + contents.values.flatMap { $0 } }
+    /// Every item id, in a stable order (dictionary order changes from run to run; a replay must not).
+    var allIDs: [String] { rows.keys.sorted().flatMap { rows[$0] ?? [] } + contents.keys.sorted().flatMap { contents[$0] ?? [] } }
     var listIDs: [String] { rows.keys.sorted() }
 
     mutating func anyID() -> String { allIDs.isEmpty ? "x" : rng.pick(allIDs) }
@@ -164,11 +188,12 @@ struct FuzzGenerator {
     static func boundText(_ string: String) -> String { String(string.prefix { $0 != "\u{0}" }) }
 
     mutating func beginExternal() -> FuzzRequest {
-        let types = (0..<rng.int(0...3)).map { _ in
+        var types = (0..<rng.int(0...2)).map { _ in
             rng.pick("text/plain", "text/html", "text/uri-list", "application/x-dragboard-person+json", "application/x-dragboard-toy+json",
                      "image/png", "Files", "TEXT/PLAIN; charset=utf-8", "application/x-dragboard-session-\(freshToken())")
         }
-        let files = (0..<(rng.chance(0.5) ? 0 : rng.int(1...3))).map { _ in rng.pick("image/png", "image/jpeg", "image/gif", "application/pdf", "") }
+        if rng.chance(0.7) { types.insert(rng.pick("text/plain", "text/html", "text/uri-list", "application/x-dragboard-person+json"), at: 0) }
+        let files = (0..<(rng.chance(0.6) ? 0 : rng.int(1...3))).map { _ in rng.pick("image/png", "image/jpeg", "image/gif", "application/pdf", "") }
         return post("external", "/api/sessions/external", .object([("token", .string(freshToken())), ("types", .array(types.map(JSONValue.string))),
                                                                    ("files", .array(files.map(JSONValue.string)))]))
     }
@@ -235,17 +260,20 @@ struct FuzzGenerator {
     mutating func freshDrop() -> FuzzRequest {
         let token = someToken(preferExternal: rng.chance(0.2))
         let op = rng.chance(0.97) ? UUID().uuidString : rng.pick("short", String(repeating: "a", count: 65), "ab/cd-efgh", "aaaaaaaa\u{0}")
-        let target = targetValue()
+        let uploads = live[token]?.isEmpty == false
+        let target = uploads && rng.chance(0.4) ? .object([("zone", .string("image-well"))]) : targetValue()
         var fields: [(String, JSONValue)] = [
             ("op", .string(op)), ("version", .int(rng.chance(0.85) ? version : rng.int(max(0, version - 3)...version + 1))),
-            ("target", target), ("location", locationValue(in: target)),
+            ("target", target), ("location", external.contains(token) && rng.chance(0.4) ? .null : locationValue(in: target)),
         ]
         if rng.chance(0.15) { fields.append(("shown", .string(rng.pick("move", "copy", "cancel", "forbidden")))) }
         if rng.chance(0.2) { fields.append(("copy", .bool(rng.chance(0.5)))) }
         if external.contains(token) || rng.chance(0.05) {
+            let declared = externalTypes[token] ?? []
             let data: [JSONValue] = (0..<rng.int(0...2)).map { _ in
-                .array([.string(rng.pick("text/plain", "text/html", "text/uri-list", "application/x-dragboard-person+json")),
-                        .string(rng.pick("Yarn", "<b>Bold</b> move", "https://example.com/a", "{\"name\":\"Ada\",\"age\":36}", " \n ", "Name\u{0}x"))])
+                let type = !declared.isEmpty && rng.chance(0.8) ? rng.pick(declared)
+                    : rng.pick("text/plain", "text/html", "text/uri-list", "application/x-dragboard-person+json")
+                return .array([.string(type), .string(someData(for: type))])
             }
             fields.append(("data", .array(data)))
             var files = live[token] ?? []
@@ -253,7 +281,21 @@ struct FuzzGenerator {
             if rng.chance(0.3), let first = files.first { files.append(first) }
             fields.append(("files", .array(files.map(JSONValue.string))))
         }
-        return post("drop", "/api/sessions/\(token)/drop", .object(fields), token: token, op: op)
+        var request = post("drop", "/api/sessions/\(token)/drop", .object(fields), token: token, op: op)
+        request.fromOutside = external.contains(token)
+        return request
+    }
+
+    /// Data of a DataTransfer type: mostly well-formed for it, sometimes odd.
+    mutating func someData(for type: String) -> String {
+        let odd = rng.pick("Name\u{0}x", " \n ", String(repeating: "long ", count: 200), "\u{FFFE}\u{202E}txet", "")
+        guard rng.chance(0.8) else { return odd }
+        switch type.lowercased() {
+        case "text/html": return rng.pick("<b>Bold</b> move", "<script>alert(1)</script>Hi", "<p>Two<br>lines</p>")
+        case "text/uri-list": return rng.pick("https://example.com/a", "javascript:alert(1)", "http://[::1]/x\r\nhttps://b.example")
+        case "application/x-dragboard-person+json": return rng.pick("{\"name\":\"Ada\",\"age\":36}", "{\"name\":\"Old\",\"age\":151}", "{\"name\":\"Bob\"}")
+        default: return rng.pick("Yarn", "Ab\u{0}cd", "  Spaced  ", "Line one\nLine two", "🐈‍⬛ e\u{301}")
+        }
     }
 
     mutating func upload() -> FuzzRequest {

@@ -32,7 +32,7 @@ struct FuzzRandom: RandomNumberGenerator {
 /// inputs of known, unfixed defects too, `FUZZ_VERBOSE=1` to print every request.
 struct FuzzBudget {
     /// Requests of the quick run in `make test` (a few seconds in a debug build).
-    static let defaultIterations = 3_000
+    static let defaultIterations = 4_000
 
     var iterations: Int?
     var seconds: Double?
@@ -114,6 +114,8 @@ struct FuzzRequest {
     var op: String?
     /// What was done to it beyond the grammar ("" for a well-formed request).
     var mutation: String = ""
+    /// A drop of a session that began outside the page (for the statistics).
+    var fromOutside = false
 
     var request: Request { Request(method: method, path: path, headers: headers, body: body) }
 

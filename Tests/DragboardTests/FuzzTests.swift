@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MicroHTTP
 import Testing
 @testable import Dragboard
@@ -34,8 +35,10 @@ import Testing
                 let request = generator.next()
                 let history = checker.history(of: request)
                 CrashNote.set("seed \(budget.seed), iteration \(iteration)\n\(history)")
-                if budget.verbose { print("fuzz \(iteration): \(request.description)") }
                 let (response, violations) = try checker.run(request)
+                if budget.verbose {
+                    print("fuzz \(iteration): \(request.description)\n  ← \(response.status.code) \(String(decoding: TestBoard.bytes(response).prefix(300), as: UTF8.self))")
+                }
                 report.count(request, response)
                 for violation in violations { report.record(violation, request: request, iteration: iteration, history: history, checker: checker) }
                 if response.status.code < 400 || violations.isEmpty {
@@ -50,6 +53,12 @@ import Testing
         for failure in report.unexplained {
             Issue.record("\(failure.signature): \(failure.message)\n\(failure.reproducer)\nreplay: FUZZ_SEED=\(budget.seed) FUZZ_ITERATIONS=\(failure.iteration + 1)")
         }
+    }
+}
+
+extension TestBoard {
+    static func bytes(_ response: Response) -> [UInt8] {
+        if case .bytes(let bytes) = response.body { bytes } else { [] }
     }
 }
 
@@ -98,10 +107,14 @@ struct FuzzChecker {
         func fail(_ kind: String, _ message: String) { violations.append(FuzzViolation(signature: "\(route): \(kind)", message: message)) }
 
         let status = response.status.code
-        let bytes: [UInt8] = if case .bytes(let bytes) = response.body { bytes } else { [] }
+        let bytes = TestBoard.bytes(response)
         let json = TestBoard.json(response)
         if status >= 500 { fail("5xx", "answered \(status): \(String(decoding: bytes.prefix(300), as: UTF8.self))") }
         if status >= 400, request.method != .head, let problem = Self.errorShapeProblem(response, json) { fail("error-not-json", problem) }
+        // Text never holds NUL in the store, so an answer that shows one shows what is not stored.
+        if (200..<300).contains(status), bytes.count < 1_000_000, String(decoding: bytes, as: UTF8.self).contains("\\u0000") {
+            fail("answer-holds-nul", String(decoding: bytes.prefix(300), as: UTF8.self))
+        }
 
         if after.version < facts.version { fail("version-decreased", "\(facts.version) → \(after.version)") }
         if after.version > facts.version + 1 { fail("version-jumped", "\(facts.version) → \(after.version)") }
@@ -130,6 +143,7 @@ struct FuzzChecker {
                 } else if after.version != facts.version + 1 {
                     fail("changed-without-new-version", "answered \(changes.count) changes at version \(version.map(String.init) ?? "nil"), the store stayed at \(after.version)")
                 }
+                for problem in try Self.answerProblems(changes, store: board.store) { fail("answer-differs-from-store", problem) }
                 if version != after.version {
                     fail("version-not-on-board", "answered version \(version.map(String.init) ?? "nil"), the store is at \(after.version)")
                 } else if !changes.isEmpty, let version {
@@ -148,6 +162,47 @@ struct FuzzChecker {
         recent.append(request.description)
         if recent.count > 8 { recent.removeFirst() }
         return (response, violations)
+    }
+
+    /// Where a drop's answer (which every viewer also receives) says something other than what
+    /// the store holds: an inserted row that is not there, not after the row it names, or with
+    /// another title; a removed row that no longer exists (moves never delete); a replaced box that is gone.
+    static func answerProblems(_ changes: [Any], store: BoardStore) throws -> [String] {
+        var problems: [String] = []
+        for case let change as [String: Any] in changes {
+            guard let kind = change["kind"] as? String, let id = change["item"] as? String else { problems.append("change \(change) has no kind or item"); continue }
+            let stored = try store.dbQueue.read { try StoreQueries.item($0, id) }
+            switch kind {
+            case "insert":
+                guard let stored else { problems.append("inserted \(BoardFacts.show(id)) is not in the store"); continue }
+                let list = change["list"] as? String
+                if stored.listID != list || stored.containerID != nil {
+                    problems.append("inserted \(BoardFacts.show(id)) into \(list ?? "-"), the store has it in \(stored.listID)/\(stored.containerID ?? "-")")
+                }
+                let rows = try store.rows(in: stored.listID).map(\.id)
+                let predecessor = rows.firstIndex(of: id).flatMap { $0 > 0 ? rows[$0 - 1] : nil }
+                if predecessor != change["after"] as? String {
+                    problems.append("inserted \(BoardFacts.show(id)) after \((change["after"] as? String).map(BoardFacts.show) ?? "nothing"), the store has it after \(predecessor.map(BoardFacts.show) ?? "nothing")")
+                }
+                if let html = change["html"] as? String, let shown = Self.title(inRow: html), shown != stored.title {
+                    problems.append("inserted \(BoardFacts.show(id)) titled \(BoardFacts.show(shown)), the store titles it \(BoardFacts.show(stored.title))")
+                }
+            case "remove", "replace":
+                if stored == nil { problems.append("\(kind) of \(BoardFacts.show(id)), which is not in the store") }
+            default: break
+            }
+        }
+        return problems
+    }
+
+    /// The title a rendered row shows, unescaped.
+    static func title(inRow html: String) -> String? {
+        guard let start = html.range(of: "class=\"title\">"), let end = html[start.upperBound...].range(of: "</span>") else { return nil }
+        var text = String(html[start.upperBound..<end.lowerBound])
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&#x27;", "'"), ("&#x2F;", "/"), ("&#x3D;", "="), ("&#x60;", "`"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text
     }
 
     /// The route a request reaches, from its method and path (whatever it was generated as).
@@ -192,17 +247,21 @@ struct FuzzReport {
     var failures: [String: Failure] = [:]
 
     mutating func count(_ request: FuzzRequest, _ response: Response) {
-        statuses[FuzzChecker.route(of: request), default: [:]][response.status.code, default: 0] += 1
+        let route = FuzzChecker.route(of: request) + (request.fromOutside ? " from outside" : "")
+        statuses[route, default: [:]][response.status.code, default: 0] += 1
         if !request.mutation.isEmpty { mutated += 1 }
     }
 
     mutating func record(_ violation: FuzzViolation, request: FuzzRequest, iteration: Int, history: String, checker: FuzzChecker) {
-        if failures[violation.signature] != nil {
-            failures[violation.signature]?.count += 1
+        // Grouped by signature and by the known defect that explains it: a new cause of the same
+        // symptom (another 500 on drops) is reported on its own.
+        let explained = known.first { $0.explains(violation.signature, request) }
+        let key = violation.signature + " | " + (explained?.rawValue ?? "new")
+        if failures[key] != nil {
+            failures[key]?.count += 1
             return
         }
-        let explained = known.first { $0.explains(violation.signature, request) }
-        failures[violation.signature] = Failure(signature: violation.signature, message: violation.message, iteration: iteration,
+        failures[key] = Failure(signature: violation.signature, message: violation.message, iteration: iteration,
                                                 reproducer: history + "\n(" + checker.context + ")", count: 1, known: explained)
     }
 
