@@ -16,8 +16,9 @@ enum KnownDefect: String, CaseIterable {
     /// (BoardService+Drop.swift: `changed` is taken from the changes, not from the store).
     case inPlaceDropPhantomVersion = "phantom-version"
     /// 500. A drop on the image well naming the same upload twice in `files`: the second
-    /// `FileManager.moveItem` finds no file, and that Cocoa error is no HTTP error (the first file
-    /// has already left the uploads folder although the transaction rolls back).
+    /// `FileManager.moveItem` finds no file, and that Cocoa error is no HTTP error. The first file
+    /// has already left the uploads folder although the transaction rolls back, so it stays in the
+    /// images folder with no record, and every later drop naming that upload answers 500 too.
     case duplicateUploadIDs500 = "duplicate-upload-ids-500"
     /// 500. A drop from outside on People whose `application/x-dragboard-person+json` string is not a
     /// person (`"not json"`, `"[]"`, `{"name":1}`): `PersonValue`'s `JSONDecoder` error is no HTTP
@@ -28,14 +29,15 @@ enum KnownDefect: String, CaseIterable {
     /// never holds NUL, so it should be refused or cleaned before it is stored.
     case nulTextTruncated = "nul-text-truncated"
 
-    /// Whether this defect explains a violation (its signature, on this request).
-    func explains(_ signature: String, _ request: FuzzRequest) -> Bool {
+    /// Whether this defect explains a violation (its signature, on this request); `spoiledUploads`
+    /// are the uploads named by drops that answered 500 before.
+    func explains(_ signature: String, _ request: FuzzRequest, spoiledUploads: Set<String> = []) -> Bool {
         switch self {
         case .nulTwinItemsTrap: return false
         case .inPlaceDropPhantomVersion: return ["drop: changed-without-new-version", "drop: version-not-on-board"].contains(signature)
         case .duplicateUploadIDs500:
             let files = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files ?? []
-            return signature == "drop: 5xx" && Set(files).count < files.count
+            return signature == "drop: 5xx" && (Set(files).count < files.count || !spoiledUploads.isDisjoint(with: files))
         case .nulTextTruncated:
             let data = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.data ?? []
             return ["drop: answer-differs-from-store", "drop: answer-holds-nul"].contains(signature) && data.contains { $0.contains { $0.contains("\u{0}") } }

@@ -245,6 +245,8 @@ struct FuzzReport {
     var statuses: [String: [Int: Int]] = [:]
     var mutated = 0
     var failures: [String: Failure] = [:]
+    /// Uploads named by drops that answered 500 (a file may be gone since).
+    var spoiledUploads: Set<String> = []
 
     mutating func count(_ request: FuzzRequest, _ response: Response) {
         let route = FuzzChecker.route(of: request) + (request.fromOutside ? " from outside" : "")
@@ -255,7 +257,10 @@ struct FuzzReport {
     mutating func record(_ violation: FuzzViolation, request: FuzzRequest, iteration: Int, history: String, checker: FuzzChecker) {
         // Grouped by signature and by the known defect that explains it: a new cause of the same
         // symptom (another 500 on drops) is reported on its own.
-        let explained = known.first { $0.explains(violation.signature, request) }
+        let explained = known.first { $0.explains(violation.signature, request, spoiledUploads: spoiledUploads) }
+        if violation.signature == "drop: 5xx" {
+            spoiledUploads.formUnion((try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files ?? [])
+        }
         let key = violation.signature + " | " + (explained?.rawValue ?? "new")
         if failures[key] != nil {
             failures[key]?.count += 1

@@ -231,7 +231,7 @@ def random_drop(rng: random.Random, lists: dict[str, list[str]]) -> tuple[str, l
     return source, dragged, drop
 
 
-def drag_once(client: Client, number: int, rng: random.Random, stats: Stats) -> None:
+def drag_once(client: Client, number: int, rng: random.Random, stats: Stats, answered: list) -> None:
     """Begin → (target) → drop → sometimes end; the drop is re-sent until answered."""
     version, lists = board(client, stats)
     source, dragged, drop = random_drop(rng, lists)
@@ -252,6 +252,7 @@ def drag_once(client: Client, number: int, rng: random.Random, stats: Stats) -> 
         if client.retried:
             stats.add("acknowledged after a retry")
         stats.ack(Ack(body["op"], answer["version"], answer["operation"], dragged, changes, number))
+        answered.append((f"/api/sessions/{token}/drop", body, answer))
     elif status >= 500:
         stats.anomaly("5xx", f"drop answered {status}: {answer}")
     else:
@@ -267,14 +268,29 @@ def client_loop(number: int, port: int, seed: int, stop: threading.Event, stats:
     """Drags until told to stop; the drag in progress is finished (and answered) first."""
     rng = random.Random(seed * 1000 + number)
     client = Client(port)
+    answered: list[tuple[str, dict, dict]] = []
     try:
         while not stop.is_set():
             try:
-                drag_once(client, number, rng, stats)
+                drag_once(client, number, rng, stats, answered)
             except Unreachable as error:
                 stats.anomaly("unanswered", f"client {number}: no answer within {RETRY_DEADLINE} s: {error}")
+        replay(client, rng.sample(answered, min(len(answered), 10)), stats)
     finally:
         client.close()
+
+
+def replay(client: Client, answered: list[tuple[str, dict, dict]], stats: Stats) -> None:
+    """Sends acknowledged drops again, after the restarts: the same operation id and body must
+    get the same answer (the store keeps it) and change nothing."""
+    for path, body, first in answered:
+        try:
+            status, again = client.until_answered("POST", path, body, stats)
+        except Unreachable:
+            continue
+        stats.add("acknowledged drops replayed at the end")
+        if status != 200 or again != first:
+            stats.anomaly("replay differs", f"op {body['op']} answered {status} {str(again)[:200]} after {str(first)[:200]}")
 
 
 # ---------------------------------------------------------------- the chaos
@@ -284,9 +300,7 @@ def kill_loop(server: Server, duration: float, kills: int, rng: random.Random, s
     at once each time; checks it never died by itself."""
     end = time.monotonic() + duration
     for done in range(kills):
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            break
+        remaining = max(0.0, end - time.monotonic())   # every kill happens, even on a slow machine
         time.sleep(rng.uniform(0.3, 1.7) * remaining / (kills - done + 1))   # random pauses are the chaos
         if (status := server.died_on_its_own()) is not None:
             stats.anomaly("server died", f"exit status {status} before kill {done + 1}; see {server.log}")
