@@ -78,6 +78,16 @@ struct FuzzGenerator {
         self.avoided = avoided
     }
 
+    /// Forgets the sessions, uploads and operations of the previous board.
+    mutating func start(on store: BoardStore) throws {
+        live = [:]
+        external = []
+        externalTypes = [:]
+        ended = []
+        acknowledged = []
+        try refresh(store)
+    }
+
     mutating func refresh(_ store: BoardStore) throws {
         let snapshot = try store.snapshot()
         version = snapshot.version

@@ -32,7 +32,7 @@ struct FuzzRandom: RandomNumberGenerator {
 /// inputs of known, unfixed defects too, `FUZZ_VERBOSE=1` to print every request.
 struct FuzzBudget {
     /// Requests of the quick run in `make test` (a few seconds in a debug build).
-    static let defaultIterations = 4_000
+    static let defaultIterations = 3_000
 
     var iterations: Int?
     var seconds: Double?

@@ -27,9 +27,7 @@ import Testing
             // A fresh board now and then: short histories make short reproducers.
             let board = try await TestBoard()
             var checker = try FuzzChecker(board: board, epochStart: iteration)
-            try generator.refresh(board.store)
-            generator.live = [:]
-            generator.external = []
+            try generator.start(on: board.store)
             let epochEnd = iteration + generator.rng.int(200...1500)
             while iteration < epochEnd, budget.allows(iteration, elapsed: clock.now - started) {
                 let request = generator.next()
@@ -41,9 +39,7 @@ import Testing
                 }
                 report.count(request, response)
                 for violation in violations { report.record(violation, request: request, iteration: iteration, history: history, checker: checker) }
-                if response.status.code < 400 || violations.isEmpty {
-                    generator.learn(request, status: response.status.code, json: TestBoard.json(response))
-                }
+                generator.learn(request, status: response.status.code, json: TestBoard.json(response))
                 if checker.boardChanged { try generator.refresh(board.store) }
                 iteration += 1
             }
