@@ -34,7 +34,7 @@ enum KnownDefect: String, CaseIterable {
     func explains(_ signature: String, _ request: FuzzRequest, spoiledUploads: Set<String> = []) -> Bool {
         switch self {
         case .nulTwinItemsTrap: return false
-        case .inPlaceDropPhantomVersion: return ["drop: changed-without-new-version", "drop: version-not-on-board"].contains(signature)
+        case .inPlaceDropPhantomVersion: return signature == "drop: phantom-version"
         case .duplicateUploadIDs500:
             let files = (try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files ?? []
             return signature == "drop: 5xx" && (Set(files).count < files.count || !spoiledUploads.isDisjoint(with: files))

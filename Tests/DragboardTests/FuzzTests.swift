@@ -134,13 +134,22 @@ struct FuzzChecker {
                 if after.version != facts.version { fail("replay-changed-board", "op \(op) moved the version \(facts.version) → \(after.version)") }
             } else {
                 if let op { acknowledged[op] = bytes }
+                var phantom = false
                 if changes.isEmpty {
                     if after.version != facts.version { fail("changed-silently", "no changes answered, version \(facts.version) → \(after.version)") }
                 } else if after.version != facts.version + 1 {
-                    fail("changed-without-new-version", "answered \(changes.count) changes at version \(version.map(String.init) ?? "nil"), the store stayed at \(after.version)")
+                    // Nothing in the store changed (no row carries a newer version) yet the answer
+                    // announces a new version: a phantom. Rows that did change are another defect.
+                    let stamped = try board.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item WHERE changedVersion > ?", arguments: [after.version]) ?? 0 }
+                    phantom = stamped == 0 && after.version == facts.version && version == facts.version + 1
+                    fail(phantom ? "phantom-version" : "changed-without-new-version",
+                         "answered \(changes.count) changes at version \(version.map(String.init) ?? "nil"), the store stayed at \(after.version)"
+                            + (phantom ? " and nothing in it changed" : " with \(stamped) rows stamped with a later version"))
                 }
                 for problem in try Self.answerProblems(changes, store: board.store) { fail("answer-differs-from-store", problem) }
-                if version != after.version {
+                if phantom {
+                    // Reported above; the next real change will legitimately take that version.
+                } else if version != after.version {
                     fail("version-not-on-board", "answered version \(version.map(String.init) ?? "nil"), the store is at \(after.version)")
                 } else if !changes.isEmpty, let version {
                     if !changeVersions.insert(version).inserted { fail("duplicate-version", "a second change acknowledged as version \(version)") }

@@ -353,6 +353,7 @@ class Database:
     version: int
     items: dict[str, tuple[str, str | None]]   # id → (list, container)
     operations: dict[str, int]                 # operation id → the version stored with it
+    stamped_later: int                         # rows marked as changed by a version the board never reached
 
 
 def read_database(path: pathlib.Path) -> Database:
@@ -361,7 +362,8 @@ def read_database(path: pathlib.Path) -> Database:
         version = db.execute("SELECT version FROM board").fetchone()[0]
         items = {row[0]: (row[1], row[2]) for row in db.execute("SELECT id, listID, containerID FROM item")}
         operations = dict(db.execute("SELECT id, version FROM operation"))
-    return Database(version, items, operations)
+        stamped_later = db.execute("SELECT COUNT(*) FROM item WHERE changedVersion > ?", (version,)).fetchone()[0]
+    return Database(version, items, operations, stamped_later)
 
 
 def expected_places(acks: list[Ack]) -> tuple[dict[str, tuple[int, str, str | None]], int]:
@@ -415,6 +417,8 @@ def verify(initial: Database, final: Database, stats: Stats) -> None:
         explained = all(ack.op in phantom for ack in last)
         stats.anomaly("phantom-version" if explained else "final version",
                       f"the board is at version {final.version}, the highest acknowledged version is {highest}")
+    if final.stamped_later:
+        stats.anomaly("rows beyond the version", f"{final.stamped_later} rows carry a version above the board's {final.version}")
     places, created = expected_places(changing)
     for item, (version, list_id, container) in places.items():
         where = final.items.get(item)

@@ -21,9 +21,9 @@ def test_the_checks_see_a_lost_move_a_shared_version_and_an_extra_item():
     """The final checks on a made-up history, so a green chaos run means something: a move
     acknowledged but not in the database, two changes acknowledged with one version, a copy that
     is missing and an item nobody acknowledged."""
-    initial = chaos.Database(1, {"a": ("cat-1", None), "b": ("cat-2", None)}, {})
+    initial = chaos.Database(1, {"a": ("cat-1", None), "b": ("cat-2", None)}, {}, 0)
     final = chaos.Database(3, {"a": ("cat-1", None), "b": ("cat-2", None), "c": ("cat-1", None), "x": ("cat-1", None), "y": ("cat-2", None)},
-                           {"op1": 2, "op2": 3, "op3": 3})
+                           {"op1": 2, "op2": 3, "op3": 3}, 0)
     stats = chaos.Stats()
     stats.ack(chaos.Ack("op1", 2, "move", ["a"], [{"kind": "remove", "item": "a"}, {"kind": "insert", "item": "a", "list": "cat-2"}], 0))
     stats.ack(chaos.Ack("op2", 3, "copy", ["b"], [{"kind": "insert", "item": "c", "list": "cat-1", "html": ""}], 1))
