@@ -232,11 +232,17 @@ def random_drop(rng: random.Random, lists: dict[str, list[str]]) -> tuple[str, l
 
 
 def drag_once(client: Client, number: int, rng: random.Random, stats: Stats, answered: list) -> None:
-    """Begin → (target) → drop → sometimes end; the drop is re-sent until answered."""
+    """Begin → (target) → drop → sometimes end; the drop is re-sent until answered. Most drags
+    move rows of the board; some bring text from another app (a copy that creates a row)."""
     version, lists = board(client, stats)
-    source, dragged, drop = random_drop(rng, lists)
     token = secrets.token_hex(16)
-    status, begun = client.until_answered("POST", "/api/sessions", {"token": token, "list": source, "items": dragged}, stats)
+    if rng.random() < 0.15:
+        dragged = []
+        drop = {"target": {"list": rng.choice(sorted(lists))}, "location": None, "data": [["text/plain", f"Chaos {number}-{rng.randrange(10**6)}"]]}
+        status, begun = client.until_answered("POST", "/api/sessions/external", {"token": token, "types": ["text/plain"], "files": []}, stats)
+    else:
+        source, dragged, drop = random_drop(rng, lists)
+        status, begun = client.until_answered("POST", "/api/sessions", {"token": token, "list": source, "items": dragged}, stats)
     if status != 201:
         stats.add(f"begin refused ({status})")
         stats.sample(f"begin refused ({status})", begun)
@@ -244,8 +250,16 @@ def drag_once(client: Client, number: int, rng: random.Random, stats: Stats, ans
     if rng.random() < 0.3:
         client.until_answered("POST", f"/api/sessions/{token}/target", {"target": drop["target"], "location": drop["location"]}, stats)
     body = {"op": str(uuid.uuid4()), "version": version, **drop}   # the version of the view the rows come from
-    stats.add("drops attempted")
+    stats.add("drops attempted" if dragged else "drops attempted (from outside)")
     status, answer = client.until_answered("POST", f"/api/sessions/{token}/drop", body, stats)
+    record(client, number, token, body, dragged, status, answer, stats, answered)
+    if rng.random() < 0.5:
+        client.until_answered("POST", f"/api/sessions/{token}/end", {}, stats)
+
+
+def record(client: Client, number: int, token: str, body: dict, dragged: list[str], status: int, answer: dict,
+           stats: Stats, answered: list) -> None:
+    """Counts a drop's definitive answer; an acknowledgement is kept for the final checks."""
     if status == 200:
         changes = answer.get("changes", [])
         stats.add("acknowledged, changed" if changes else "acknowledged, refused")
@@ -260,8 +274,6 @@ def drag_once(client: Client, number: int, rng: random.Random, stats: Stats, ans
         stats.sample(f"not applied ({status})", answer)
         if client.retried:
             stats.add("not applied after a retry")
-    if rng.random() < 0.5:
-        client.until_answered("POST", f"/api/sessions/{token}/end", {}, stats)
 
 
 def client_loop(number: int, port: int, seed: int, stop: threading.Event, stats: Stats) -> None:
