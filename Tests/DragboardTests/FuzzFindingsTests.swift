@@ -16,6 +16,16 @@ import Testing
         #expect((400..<500).contains(status), "\(json)")
     }
 
+    /// The root of the trap above, without it: an id with a NUL is taken for the id before the NUL.
+    @Test func anItemIDWithANULIsRefusedNotTakenForItsPrefix() async throws {
+        let board = try await TestBoard()
+        let toy = try board.ids("cat-1")[0]
+        let (status, json) = try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [toy + "\u{0}junk"]])
+        withKnownIssue("KNOWN nul-twin-items-trap (root): SQLite binds text up to the NUL, so this begins a drag of \(toy)") {
+            #expect((400..<500).contains(status), "\(json)")
+        }
+    }
+
     @Test func aDropOfARowOntoItsOwnPlaceAnswersTheVersionTheStoreHas() async throws {
         let board = try await TestBoard()
         let toy = try board.ids("cat-1")[0]
