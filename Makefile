@@ -10,6 +10,12 @@ VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT            ?= 8080
 SWIFT_FLAGS     ?=
+# `make fuzz`: seconds of random requests (FUZZ_SEED=<seed> replays a run).
+FUZZ_SECONDS    ?= 300
+# `make chaos`: seconds, SIGKILLs and concurrent clients (CHAOS_SEED=<seed> replays the choices).
+CHAOS_SECONDS   ?= 120
+CHAOS_KILLS     ?= 24
+CHAOS_CLIENTS   ?= 6
 
 # Installs only what dpkg says is missing, so a second run is quiet and quick.
 define apt_install
@@ -21,7 +27,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: run test deps test-deps build swift-test e2e bench clean
+.PHONY: run test deps test-deps build swift-test e2e bench fuzz chaos clean
 
 deps:
 	$(call apt_install,$(SYSTEM_PACKAGES))
@@ -53,6 +59,14 @@ test: test-deps
 
 bench: deps
 	swift run -c release DragboardBench
+
+# Property tests through the real router for a bounded time; prints executions/s and violations.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) swift test $(SWIFT_FLAGS) --filter FuzzTests
+
+# Concurrent drops while the real server is killed with SIGKILL and restarted (stdlib Python only).
+chaos: build
+	$(PYTHON) Tests/chaos/chaos.py --duration $(CHAOS_SECONDS) --kills $(CHAOS_KILLS) --clients $(CHAOS_CLIENTS)
 
 clean:
 	rm -rf .build $(VENV)
