@@ -3,13 +3,10 @@ import MicroHTTP
 import Testing
 @testable import Dragboard
 
-/// The minimal reproducers of what the fuzzer and the chaos test found (the `KnownDefect` list in
-/// FuzzGenerator.swift). Each one states the behaviour the design asks for; until its fix is merged
-/// the failure is a known issue, and once it is fixed `withKnownIssue` reports that the issue went
-/// away — remove the wrapper and the `KnownDefect` entry then.
+/// The minimal reproducers of what the fuzzer and the chaos test found, each stating the behaviour
+/// the design asks for. All were defects of the server before the hardening; they stay as tests.
 @Suite struct FuzzFindingsTests {
-    @Test(.disabled("KNOWN nul-twin-items-trap: traps the whole test process until the fix is merged"))
-    func itemsThatDifferOnlyAfterANULAreRefusedWithoutTrapping() async throws {
+    @Test func itemsThatDifferOnlyAfterANULAreRefusedWithoutTrapping() async throws {
         let board = try await TestBoard()
         let toy = try board.ids("cat-1")[0]
         let (status, json) = try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [toy, toy + "\u{0}x"]])
@@ -21,9 +18,7 @@ import Testing
         let board = try await TestBoard()
         let toy = try board.ids("cat-1")[0]
         let (status, json) = try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [toy + "\u{0}junk"]])
-        withKnownIssue("KNOWN nul-twin-items-trap (root): SQLite binds text up to the NUL, so this begins a drag of \(toy)") {
-            #expect((400..<500).contains(status), "\(json)")
-        }
+        #expect((400..<500).contains(status), "\(json)")
     }
 
     @Test func aDropOfARowOntoItsOwnPlaceAnswersTheVersionTheStoreHas() async throws {
@@ -35,16 +30,14 @@ import Testing
         #expect(status == 200)
         #expect(try board.ids("cat-1")[0] == toy)
         let after = try board.store.version()
-        withKnownIssue("KNOWN phantom-version: answers version N+1 while the store stays at N") {
-            #expect(json["version"] as? Int == after)
-            #expect((json["changes"] as? [Any])?.isEmpty == true || after == before + 1)
-        }
+        #expect(json["version"] as? Int == after)
+        #expect((json["changes"] as? [Any])?.isEmpty == true || after == before + 1)
     }
 
     @Test func anUploadNamedTwiceInOneDropIsRefusedAndLeavesNoFile() async throws {
         let board = try await TestBoard()
         let token = TestBoard.token()
-        #expect(try board.post("/api/sessions/external", ["token": token, "types": [String](), "files": ["image/png", "image/png"]]).status == 201)
+        #expect(try board.post("/api/sessions/external", ["token": token, "types": [String](), "files": ["image/png"]]).status == 201)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         let upload = board.request(.post, "/api/sessions/\(token)/files", headers: ["Content-Type": "image/png"], body: png)
         let file = try #require(TestBoard.json(upload)["file"] as? String)
@@ -54,11 +47,9 @@ import Testing
         // The drop the browser would send next, naming the upload once.
         let again = try board.post("/api/sessions/\(token)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
                                                                    "target": ["zone": "image-well"], "files": [file]])
-        withKnownIssue("KNOWN duplicate-upload-ids-500: the second move of the same upload throws a Cocoa error") {
-            #expect((400..<500).contains(status), "\(json)")
-            #expect(stored.isEmpty, "a refused drop left \(stored) in the images folder")
-            #expect(again.status == 200, "the upload is gone: \(again.json)")
-        }
+        #expect((400..<500).contains(status), "\(json)")
+        #expect(stored.isEmpty, "a refused drop left \(stored) in the images folder")
+        #expect(again.status == 200, "the upload is gone: \(again.json)")
     }
 
     @Test func aPersonFromOutsideThatIsNotAPersonIsA422() async throws {
@@ -68,9 +59,7 @@ import Testing
             #expect(try board.post("/api/sessions/external", ["token": token, "types": ["application/x-dragboard-person+json"], "files": [String]()]).status == 201)
             let (status, json) = try board.post("/api/sessions/\(token)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
                                                                                 "target": ["list": "people"], "data": [["application/x-dragboard-person+json", data]]])
-            withKnownIssue("KNOWN malformed-person-500: PersonValue's JSONDecoder error is no HTTP error") {
-                #expect(status == 422, "\(data): \(json)")
-            }
+            #expect(status == 422, "\(data): \(json)")
         }
     }
 
@@ -81,11 +70,9 @@ import Testing
         let (status, json) = try board.post("/api/sessions/\(token)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
                                                                             "target": ["list": "cat-1"], "data": [["text/plain", "Ab\u{0}cd"]]])
         let titles = try board.titles("cat-1")
-        withKnownIssue("KNOWN nul-text-truncated: the store keeps \"Ab\", the answer shows \"Ab\\0cd\"") {
-            // Refused, or stored exactly as answered: never one thing stored and another shown.
-            let message = json["message"] as? String ?? ""
-            #expect(status != 200 || titles.contains { message.contains($0) && $0.contains("cd") }, "stored \(titles), answered \(message)")
-        }
+        // Refused, or stored exactly as answered: never one thing stored and another shown.
+        let message = json["message"] as? String ?? ""
+        #expect(status != 200 || titles.contains { message.contains($0) && $0.contains("cd") }, "stored \(titles), answered \(message)")
     }
 }
 
