@@ -9,20 +9,12 @@ Stdlib only; loopback only; bounded by the count given.
 import argparse
 import http.client
 import json
-import os
 import pathlib
-import re
 import secrets
-import subprocess
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def binary() -> pathlib.Path:
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
-    return pathlib.Path(out.stdout.strip()) / "dragboard"
+from server import session_headers, start, stop
 
 
 def database_bytes(path: pathlib.Path) -> int:
@@ -36,18 +28,10 @@ def main():
     args = parser.parse_args()
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-refused-"))
     database = folder / "board.sqlite"
-    server = subprocess.Popen([str(binary()), "--port", "0", "--database", str(database), "--public", str(ROOT / "Public"),
-                               "--templates", str(ROOT / "Templates"), "--log-level", "error"],
-                              stdout=subprocess.PIPE, text=True)
+    server, port = start(database)
     try:
-        port = int(re.search(r":(\d+)$", server.stdout.readline().strip()).group(1))
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("GET", "/")
-        page = connection.getresponse()
-        page.read()
-        csrf = re.search(r"dragboard_csrf=([0-9a-f]{32})", page.getheader("Set-Cookie")).group(1)
-        headers = {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Cookie": f"dragboard_csrf={csrf}",
-                   "Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin"}
+        headers = session_headers(connection, port)
 
         def post(path, body):
             connection.request("POST", path, json.dumps(body), headers)
@@ -71,8 +55,7 @@ def main():
         print(f"{args.drops} refused drops of {args.size} bytes in {elapsed:.1f} s; answers {statuses}")
         print(f"database before {before} bytes, after {after} bytes, growth {after - before} bytes")
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 if __name__ == "__main__":

@@ -20,13 +20,7 @@ import tempfile
 import threading
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def binary() -> pathlib.Path:
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
-    return pathlib.Path(out.stdout.strip()) / "dragboard"
-
+from server import start, stop
 
 def server_sockets(port: int) -> int:
     """Connections the server still holds on `port`: established or waiting for it to close."""
@@ -124,11 +118,8 @@ def main():
     parser.add_argument("--path", default="/static/app.css")
     args = parser.parse_args()
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-slowloris-"))
-    server = subprocess.Popen([str(binary()), "--port", "0", "--database", str(folder / "board.sqlite"),
-                               "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"), "--log-level", "error"],
-                              stdout=subprocess.PIPE, text=True)
+    server, port = start(folder / "board.sqlite")
     try:
-        port = int(re.search(r":(\d+)$", server.stdout.readline().strip()).group(1))
         baseline = measure(port, args.path, 3)
         print(summary("before", *baseline))
         attacker = Attacker(port, args.connections, args.addresses)
@@ -147,8 +138,7 @@ def main():
         print(f"after the attacker left: {time.monotonic() - left:.2f} s until the server held {idle} sockets")
         print(summary("after", *measure(port, args.path, 3)))
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 if __name__ == "__main__":

@@ -79,28 +79,25 @@ extension KeyedDecodingContainer {
 
     /// An array of at most `limit` ids.
     func decodeIDs(forKey key: Key, limit: Int) throws -> [String] {
-        var array = try nestedUnkeyedContainer(forKey: key)
-        var ids: [String] = []
-        while !array.isAtEnd {
-            guard ids.count < limit else { throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "at most \(limit) ids") }
-            let id = try array.decode(String.self)
-            if let problem = WireGrammar.idProblem(id) { throw invalid(key, at: ids.count, problem) }
-            ids.append(id)
-        }
-        return ids
+        try decodeStrings(forKey: key, limit: limit, noun: "ids", problem: WireGrammar.idProblem)
     }
 
     /// An array of at most `limit` MIME types.
     func decodeMIMETypes(forKey key: Key, limit: Int) throws -> [String] {
+        try decodeStrings(forKey: key, limit: limit, noun: "types", problem: WireGrammar.mimeTypeProblem)
+    }
+
+    /// An array of at most `limit` strings, each checked by `problem`.
+    private func decodeStrings(forKey key: Key, limit: Int, noun: String, problem: (String) -> String?) throws -> [String] {
         var array = try nestedUnkeyedContainer(forKey: key)
-        var types: [String] = []
+        var strings: [String] = []
         while !array.isAtEnd {
-            guard types.count < limit else { throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "at most \(limit) types") }
-            let type = try array.decode(String.self)
-            if let problem = WireGrammar.mimeTypeProblem(type) { throw invalid(key, at: types.count, problem) }
-            types.append(type)
+            guard strings.count < limit else { throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "at most \(limit) \(noun)") }
+            let string = try array.decode(String.self)
+            if let problem = problem(string) { throw invalid(key, at: strings.count, problem) }
+            strings.append(string)
         }
-        return types
+        return strings
     }
 
     /// A `dataCorrupted` error for element `index` of the array at `key`.
