@@ -55,34 +55,16 @@ struct DragboardCommand: AsyncParsableCommand {
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
+        // Before anything is announced: a supervisor may stop the server as soon as it reads the
+        // `Listening on` line, and a signal that came before the handlers would be lost.
+        let termination = TerminationSignals()
         let app = try await DragboardApp(kit: Showcase.kit, options: options, logger: logger)
         try app.start()
         // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(app.port)\n".utf8))
-        let signal = await Self.waitForTermination()
+        let signal = await termination.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         app.stop()
-    }
-
-    /// Suspends until SIGINT or SIGTERM arrives.
-    static func waitForTermination() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let once = DispatchQueue(label: "dragboard.signals")
-            var sources: [any DispatchSourceSignal] = []
-            var resumed = false
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: once)
-                source.setEventHandler {
-                    guard !resumed else { return }
-                    resumed = true
-                    sources.forEach { $0.cancel() }
-                    continuation.resume(returning: number)
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
     }
 }
 
