@@ -10,19 +10,21 @@ const NO_DROP = Object.freeze({ op: 'cancel', intent: 'unspecified', reason: nul
 export function init(root = document) {
   const board = root.querySelector('[data-board]');
   if (!board) return () => {};
-  const api = createApi(root);
+  const boardID = board.dataset.board || 'demo';
+  const api = createApi(root, boardID);
   const view = createView(root, board, api);
   const cleanups = [
     initSelection(root),
     initDragAndDrop(root, api, view),
-    initLiveUpdates(view),
+    initLiveUpdates(view, boardID),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
 
 // ---------------------------------------------------------------- server
 
-function createApi(root) {
+/** The protocol client of one board: every session it begins names the page's board. */
+function createApi(root, boardID) {
   const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
   async function request(method, path, body) {
     const response = await fetch(path, {
@@ -36,13 +38,13 @@ function createApi(root) {
     return json;
   }
   return {
-    begin: (body) => request('POST', '/api/sessions', body),
+    begin: (body) => request('POST', '/api/sessions', { ...body, board: boardID }),
     target: (token, body) => request('POST', `/api/sessions/${token}/target`, body),
     drop: (token, body) => request('POST', `/api/sessions/${token}/drop`, body),
     end: (token) => request('POST', `/api/sessions/${token}/end`, {}),
-    external: (body) => request('POST', '/api/sessions/external', body),
-    join: (token) => request('POST', `/api/sessions/${token}/join`, {}),
-    board: () => request('GET', '/api/board'),
+    external: (body) => request('POST', '/api/sessions/external', { ...body, board: boardID }),
+    join: (token) => request('POST', `/api/sessions/${token}/join`, { board: boardID }),
+    board: () => request('GET', `/boards/${encodeURIComponent(boardID)}/api/board`),
     upload: (token, file, onProgress) => upload(`/api/sessions/${token}/files`, file, csrf, onProgress),
   };
 }
@@ -625,9 +627,9 @@ function setCountImage(transfer, count) {
 
 // ---------------------------------------------------------------- live updates
 
-function initLiveUpdates(view) {
+function initLiveUpdates(view, boardID) {
   if (!('EventSource' in window)) return () => {};
-  const source = new EventSource('/events');
+  const source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
   const onChanges = (event) => view.apply(JSON.parse(event.data));
   const onHello = (event) => { if (JSON.parse(event.data).version > view.version()) view.resync(); };
   source.addEventListener('changes', onChanges);

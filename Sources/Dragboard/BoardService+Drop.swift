@@ -16,8 +16,11 @@ extension BoardService {
         var changed = false
         var storedFiles: [URL] = []
         let result: OperationResult
+        // The board of the window the drop happens in (a retry of a drop whose session has
+        // ended is answered from its record, whatever board is named here).
+        let board = (try? sessions.entry(token, owner: owner))?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
         do {
-            result = try store.perform(operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
+            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 try fill(entry.payload, from: request)
                 return try entry.engine.withLock { engine in
@@ -54,7 +57,10 @@ extension BoardService {
             throw error
         }
         if result.replayed { return try rendered(result.response) }
-        if changed { live.broadcast(event: "changes", version: result.version, json: result.response) }
+        if changed {
+            live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
+            broadcastDepartures(result.departures)
+        }
         return result.response
     }
 

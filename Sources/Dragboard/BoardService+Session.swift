@@ -12,7 +12,8 @@ extension BoardService {
         guard Set(request.items).count == request.items.count else { throw DragboardError.unprocessable("an item is listed twice") }
         // Only the dragged rows and each list's row count are read: drag start costs the same
         // whatever the lists' lengths (apart from delegates that look at every row).
-        let (version, list, rowCount, dragged, targets) = try store.read { tx in
+        let board = request.board ?? BoardStore.defaultBoardID
+        let (version, list, rowCount, dragged, targets) = try store.read(board: board) { tx in
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
@@ -33,7 +34,7 @@ extension BoardService {
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
         return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                       allowsMove: dragSession?.allowsMoveOperation ?? false,
                                       restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)
@@ -42,7 +43,7 @@ extension BoardService {
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
     func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let targets = try store.read { try $0.dropTargets(kit) }
+        let targets = try store.read(board: entry.dropBoard.withLock { $0 }) { try $0.dropTargets(kit) }
         return try entry.engine.withLock { engine in
             var working = engine
             working.updateTargets(targets)
@@ -69,6 +70,6 @@ extension BoardService {
         let entry = try sessions.entry(token, owner: owner)
         let outcome = entry.engine.withLock { $0.end() }
         sessions.remove(token)
-        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version())
+        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board))
     }
 }

@@ -6,12 +6,15 @@ protocol BoardReading {
     func listRecords() throws -> [ListRecord]
     func rowCount(in listID: String) throws -> Int
     func topRows(in listID: String) throws -> [ItemRecord]
+    /// Whether the kit's zones are targets here.
+    var hasZones: Bool { get }
 }
 
 extension BoardSnapshot: BoardReading {
     func listRecords() -> [ListRecord] { lists }
     func rowCount(in listID: String) -> Int { rows(in: listID).count }
     func topRows(in listID: String) -> [ItemRecord] { rows(in: listID) }
+    var hasZones: Bool { true }
 }
 
 extension BoardTransaction: BoardReading {
@@ -30,7 +33,7 @@ extension BoardReading {
             let rows = kind.dropDelegateReadsRows ? try topRows(in: list.id).map(BoardItem.init) : nil
             targets.add(ListTarget(id: list.id, rowCount: count), delegate: kind.dropDelegate(for: BoardList(record: list, rowCount: count, rows: rows)))
         }
-        for zone in kit.zones {
+        for zone in kit.zones where hasZones {
             targets.add(ZoneTarget(id: zone.id), delegate: zone.dropDelegate())
         }
         return targets

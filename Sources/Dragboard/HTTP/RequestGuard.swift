@@ -33,6 +33,21 @@ enum RequestGuard {
         return cookie
     }
 
+    /// ``checkWrite(_:)`` for a plain HTML form, which cannot send a header: the token comes
+    /// in the form's `csrf` field instead; the origin checks are the same.
+    static func checkFormWrite(_ request: Request, fields: [String: String]) throws -> String {
+        if let site = request.headers["Sec-Fetch-Site"], site != "same-origin" {
+            throw DragboardError.forbidden("cross-site requests are not allowed")
+        }
+        if let origin = request.headers["Origin"], let host = request.headers["Host"], origin != "http://\(host)" && origin != "https://\(host)" {
+            throw DragboardError.forbidden("the request's origin does not match this server")
+        }
+        guard let cookie = request.cookies[cookieName], isWellFormed(cookie), fields["csrf"] == cookie else {
+            throw DragboardError.forbidden("missing or wrong CSRF token; reload the page")
+        }
+        return cookie
+    }
+
     private static func isWellFormed(_ token: String) -> Bool {
         token.count == 32 && token.allSatisfy(\.isHexDigit)
     }

@@ -4,7 +4,7 @@ import Mustache
 
 /// Renders the board from `Templates/` with swift-mustache; every value is HTML-escaped.
 ///
-/// The kit's templates are `page`, `list` and `row`; a row kind may add a detail template
+/// The kit's templates are `index`, `page`, `list` and `row`; a row kind may add a detail template
 /// (rendered inside its rows) and every zone has its own.
 public struct BoardRenderer: Sendable {
     let library: MustacheLibrary
@@ -16,21 +16,26 @@ public struct BoardRenderer: Sendable {
     public init(templatesDirectory directory: String, kit: BoardKit) async throws {
         library = try await MustacheLibrary(directory: directory)
         self.kit = kit
-        let names = ["page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
     }
 
-    /// The whole page.
-    func page(_ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String) -> String {
+    /// The board index.
+    func index(_ boards: [BoardRecord], csrf: String) -> String {
+        library.render(IndexView(csrf: csrf, boards: boards.map { .init(id: $0.id, title: $0.title) }), withTemplate: "index") ?? ""
+    }
+
+    /// A board's whole page.
+    func page(_ board: BoardRecord, _ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String) -> String {
         var remaining = snapshot.lists
         let groups = kit.groups.map { group -> GroupView in
             let taken = remaining.filter { group.listKinds?.contains($0.kind) ?? true }
             remaining.removeAll { group.listKinds?.contains($0.kind) ?? true }
             return GroupView(title: group.title, lists: taken.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)) })
         }
-        let page = PageView(csrf: csrf, version: snapshot.version, groups: groups, zones: zones.map { zone($0) })
+        let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, version: snapshot.version, groups: groups, zones: zones.map { zone($0) })
         return library.render(page, withTemplate: "page") ?? ""
     }
 

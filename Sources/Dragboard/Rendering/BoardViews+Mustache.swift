@@ -7,6 +7,8 @@ extension PageView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "csrf": csrf
+        case "boardID": boardID
+        case "boardTitle": boardTitle
         case "version": version
         case "groups": groups
         case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
@@ -99,6 +101,26 @@ extension ZoneView.Image: MustacheParent {
         switch name {
         case "id": id
         case "name": name
+        default: nil
+        }
+    }
+}
+
+extension IndexView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "csrf": csrf
+        case "boards": boards
+        default: nil
+        }
+    }
+}
+
+extension IndexView.Board: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
         default: nil
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 
 struct PageView {
     var csrf: String
+    var boardID: String
+    var boardTitle: String
     var version: Int
     var groups: [GroupView]
     /// Each zone, rendered by its own template.
@@ -52,4 +54,12 @@ struct ZoneView {
         images = try tx.images(in: zone.id).map { Image(id: $0.id, name: $0.name) }
         text = try tx.label(zone.id)
     }
+}
+
+/// The board index: every board, newest activity first.
+struct IndexView {
+    struct Board { var id: String; var title: String }
+
+    var csrf: String
+    var boards: [Board]
 }
