@@ -3,6 +3,8 @@
 // only looks answers up in the proposal table it received at drag start, so `dragover`
 // is answered synchronously and never waits for the network.
 
+import { initForms } from './forms.js';
+
 const SESSION_TYPE = 'application/x-dragboard-session';
 const NO_DROP = Object.freeze({ op: 'cancel', intent: 'unspecified', reason: null, destination: null, into: false });
 
@@ -17,6 +19,7 @@ export function init(root = document) {
     initSelection(root),
     initDragAndDrop(root, api, view),
     initLiveUpdates(view, boardID),
+    initForms(root, view),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
@@ -121,6 +124,14 @@ function createView(root, board, api) {
   }
 
   function applyChange(change) {
+    if (change.kind === 'resync') return false;   // a list changed: fetch the board's lists
+    if (change.kind === 'gone') { window.location.assign('/'); return true; }
+    if (change.kind === 'title') {
+      const title = board.querySelector('.board-title');
+      if (title && !title.querySelector('input')) title.textContent = change.html ?? '';
+      document.title = `${change.html ?? ''} · Dragboard`;
+      return true;
+    }
     if (change.kind === 'zone') {
       const zone = board.querySelector(`[data-zone="${CSS.escape(change.item)}"]`);
       const element = fragment(change.html);
@@ -165,17 +176,32 @@ function createView(root, board, api) {
   }
 
   let resyncing = null;
+  let again = false;   // asked again while a fetch was in flight: its answer may be too old
   function resync() {
     if (dragLive) { deferred.push({ resync: true }); return resyncing; }
-    resyncing ??= api.board().then((state) => {
+    if (resyncing) { again = true; return resyncing; }
+    resyncing = api.board().then((state) => {
+      // Lists are replaced, added after the list before them, and removed, in the board's order.
+      const kept = new Set(state.lists.map(({ id }) => id));
+      for (const list of board.querySelectorAll('.list[data-list]')) {
+        if (!kept.has(list.dataset.list)) list.remove();
+      }
+      let previous = null;
       for (const { id, html } of state.lists) {
-        const list = board.querySelector(`[data-list="${CSS.escape(id)}"]`);
+        const list = board.querySelector(`.list[data-list="${CSS.escape(id)}"]`);
         const element = fragment(html);
-        if (list && element) list.replaceWith(element);
+        if (!element) continue;
+        if (list) list.replaceWith(element);
+        else if (previous) previous.after(element);
+        else (board.querySelector('.group:not([aria-label="Drop zones"])') ?? board).prepend(element);
+        previous = element;
       }
       board.dataset.version = String(state.version);
       board.dispatchEvent(new CustomEvent('board:changed', { detail: state }));
-    }).finally(() => { resyncing = null; });
+    }).finally(() => {
+      resyncing = null;
+      if (again) { again = false; resync(); }
+    });
     return resyncing;
   }
 
@@ -494,6 +520,8 @@ function initDragAndDrop(root, api, view) {
     depth = 0;
     const current = drag;
     const accepted = current.decision.op === 'copy' || current.decision.op === 'move';
+    // A text field takes a drop of text natively even where the server refused: no drop here.
+    if (!accepted && !current.foreign && event.target.closest('input, textarea, select')) return;
     if (!target || current.failed || (current.foreign && !accepted)) {
       // A refused foreign drop changes nothing; it only ends this page's part of the session.
       if (current.foreign) finishForeign(current);

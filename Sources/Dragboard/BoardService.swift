@@ -63,10 +63,11 @@ public final class BoardService: Sendable {
     }
 
     /// Every list of a board, rendered: how a browser that missed a version catches up.
-    func board(_ board: String = BoardStore.defaultBoardID) throws -> BoardAPI.BoardResponse {
+    /// Its forms carry the token of the viewer who asked (`csrf`).
+    func board(_ board: String = BoardStore.defaultBoardID, csrf: String = "") throws -> BoardAPI.BoardResponse {
         let snapshot = try store.snapshot(board: board)
         return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
-            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)))
+            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board, csrf: csrf))
         })
     }
 

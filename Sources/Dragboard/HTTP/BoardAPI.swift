@@ -156,7 +156,10 @@ enum BoardAPI {
 
     /// A change to the page, applied by the browser in order.
     struct Change: Codable, Hashable {
-        enum Kind: String, Codable { case remove, insert, replace, zone }
+        /// `resync`: a list was added, renamed, reordered or deleted, so the browser fetches the
+        /// board's lists (rendered with its own form tokens); `title`: the board's new title (in
+        /// `html`, as text); `gone`: the board was deleted.
+        enum Kind: String, Codable { case remove, insert, replace, zone, resync, title, gone }
         var kind: Kind
         var item: String
         var list: String?

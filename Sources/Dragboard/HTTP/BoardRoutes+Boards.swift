@@ -4,6 +4,7 @@ import MicroHTTP
 extension BoardService {
     /// The board index, each board's page, its reads and live events, and the board forms.
     func addBoardRoutes(to router: inout Router) {
+        addEditRoutes(to: &router)
         router.get("/", lane: .bulk) { [self] request in
             Self.page(request) { try index(csrf: $0) }
         }
@@ -14,7 +15,7 @@ extension BoardService {
             }
         }
         router.get("/boards/:board/api/board", lane: .bulk) { [self] request in
-            try Self.mapped { .json(try board(try Self.boardID(request))) }
+            try Self.mapped { .json(try board(try Self.boardID(request), csrf: RequestGuard.csrfToken(of: request).token)) }
         }
         router.get("/boards/:board/events") { [self] request in
             try Self.mapped { try events(board: try Self.boardID(request)) }
@@ -22,7 +23,7 @@ extension BoardService {
         router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
             try Self.form(request) { fields in
                 let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields))
-                return "/boards/\(id)"
+                return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
             }
         }
     }
@@ -51,13 +52,16 @@ extension BoardService {
         return response
     }
 
-    /// Runs a plain form post: checks the token from the form, then `body` returns where to go
-    /// (303). A failure answers its 4xx as a short page that says what to fix (JSON for fetch).
-    static func form(_ request: Request, _ body: ([String: String]) throws -> String) throws -> Response {
+    /// Runs a form post: checks the token from the form, then runs `body`. A plain form is sent
+    /// back (303) to the answer's location; a fetch that accepts JSON gets the answer itself.
+    /// A failure answers its 4xx as a short page that says what to fix (JSON for fetch).
+    static func form(_ request: Request, _ body: ([String: String]) throws -> EditResponse) throws -> Response {
         do {
             let fields = try request.formFields()
             _ = try RequestGuard.checkFormWrite(request, fields: fields)
-            return .redirect(to: try body(fields))
+            let answer = try body(fields)
+            if request.headers["Accept"]?.contains("application/json") == true { return .json(answer) }
+            return .redirect(to: answer.location)
         } catch {
             let failure = DragboardError.from(error)
             guard let http = failure as? HTTPError else { throw failure }
@@ -77,9 +81,13 @@ extension BoardService {
 
     /// The `:board` path parameter, checked against the id grammar (a bad id is no board: 404).
     static func boardID(_ request: Request) throws -> String {
-        let id = request.pathParameters["board"] ?? ""
-        guard WireGrammar.idProblem(id) == nil else { throw DragboardError.notFound("unknown board") }
-        return id
+        try id(request.pathParameters["board"], "board")
+    }
+
+    /// An id from a path or a form field: one that breaks the grammar names nothing (404).
+    static func id(_ value: String?, _ what: String) throws -> String {
+        guard let value, WireGrammar.idProblem(value) == nil else { throw DragboardError.notFound("unknown \(what)") }
+        return value
     }
 
     /// A minimal page for an error a person sees after a plain form post or a bad address.

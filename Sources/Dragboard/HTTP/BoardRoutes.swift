@@ -7,8 +7,8 @@ extension BoardService {
     public func addRoutes(to router: inout Router) {
         // Page and whole-board reads grow with the board: the bulk lane keeps them from delaying drops.
         addBoardRoutes(to: &router)
-        router.get("/api/board", lane: .bulk) { [self] _ in
-            try Self.mapped { .json(try board()) }
+        router.get("/api/board", lane: .bulk) { [self] request in
+            try Self.mapped { .json(try board(csrf: RequestGuard.csrfToken(of: request).token)) }
         }
         router.get("/events") { [self] _ in
             try Self.mapped { try events(board: BoardStore.defaultBoardID) }

@@ -9,6 +9,8 @@ extension PageView: MustacheParent {
         case "csrf": csrf
         case "boardID": boardID
         case "boardTitle": boardTitle
+        case "op": op
+        case "listKinds": listKinds
         case "version": version
         case "groups": groups
         case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
@@ -40,6 +42,20 @@ extension ListView: MustacheParent {
         case "title": title
         case "kind": kind
         case "rows": rows
+        case "csrf": form.csrf
+        case "boardID": form.boardID
+        case "op": form.op
+        default: nil
+        }
+    }
+}
+
+extension KindOption: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "selected": selected
         default: nil
         }
     }
@@ -49,6 +65,7 @@ extension RowView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
+        case "listID": listID
         case "kind": kind
         case "title": title
         case "detail": detail

@@ -24,6 +24,11 @@ extension BoardTransaction {
             """, arguments: [zoneID, text])
     }
 
+    /// Forgets an image (its file is the caller's to delete once this commits).
+    public func removeImage(_ id: String) throws {
+        try db.execute(sql: "DELETE FROM zoneImage WHERE id = ?", arguments: [id])
+    }
+
     /// A zone's images, oldest first.
     public func images(in zoneID: String) throws -> [ZoneImageRecord] {
         try ZoneImageRecord.fetchAll(db, sql: """

@@ -29,3 +29,13 @@ extension BoardTransaction {
         try db.execute(sql: "DELETE FROM list WHERE id = ?", arguments: [listID])
     }
 }
+
+extension BoardTransaction {
+    /// The item with this id if it sits on this board.
+    /// - Throws: ``StoreError/unknownItem(_:)``, also for an item of another board.
+    public func itemOnBoard(_ id: String) throws -> ItemRecord {
+        let item = try StoreQueries.requireItem(db, id)
+        guard try StoreQueries.board(ofList: item.listID, db) == boardID else { throw StoreError.unknownItem(id) }
+        return item
+    }
+}
