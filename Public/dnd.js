@@ -186,14 +186,19 @@ function createView(root, board, api) {
       for (const list of board.querySelectorAll('.list[data-list]')) {
         if (!kept.has(list.dataset.list)) list.remove();
       }
+      const shown = [...board.querySelectorAll('.list[data-list]')].map((list) => list.dataset.list);
+      const inOrder = shown.join('\n') === state.lists.map(({ id }) => id).filter((id) => shown.includes(id)).join('\n');
       let previous = null;
       for (const { id, html } of state.lists) {
         const list = board.querySelector(`.list[data-list="${CSS.escape(id)}"]`);
         const element = fragment(html);
         if (!element) continue;
-        if (list) list.replaceWith(element);
-        else if (previous) previous.after(element);
-        else (board.querySelector('.group:not([aria-label="Drop zones"])') ?? board).prepend(element);
+        if (list && (inOrder || !previous)) list.replaceWith(element);
+        else {
+          list?.remove();
+          if (previous) previous.after(element);
+          else (board.querySelector('.group:not([aria-label="Drop zones"])') ?? board).prepend(element);
+        }
         previous = element;
       }
       board.dataset.version = String(state.version);
@@ -270,7 +275,7 @@ function draggedRows(row) {
 /** The table entry of a target element. */
 function entryFor(table, element) {
   if (!table || !element) return null;
-  const list = element.dataset.list;
+  const list = element.dataset.list ?? element.dataset.lists;
   const zone = element.dataset.zone;
   return table.targets.find((entry) => (list != null && entry.target.list === list) || (zone != null && entry.target.zone === zone)) ?? null;
 }
@@ -324,6 +329,8 @@ function createFeedback() {
       delete drawnTarget.dataset.dropIntent;
     }
     drawnInto?.removeAttribute('data-drop-into');
+    drawnInto?.removeAttribute('data-drop-before');
+    drawnInto?.removeAttribute('data-drop-after');
     indicator.hidden = true;
     badge.hidden = true;
     drawnTarget = null;
@@ -349,6 +356,13 @@ function createFeedback() {
       badge.style.top = `${box.top + window.scrollY - 12}px`;
     }
     if (decision.op !== 'copy' && decision.op !== 'move') return;
+    if (target.dataset.lists) {
+      const lists = [...target.querySelectorAll('.list[data-list]')];
+      const before = decision.destination == null ? null : lists[decision.destination];
+      drawnInto = before ?? lists[lists.length - 1] ?? null;
+      drawnInto?.setAttribute(before ? 'data-drop-before' : 'data-drop-after', '');
+      return;
+    }
     if (decision.into && rows) {
       drawnInto = rows.children[decision.destination] ?? null;
       drawnInto?.setAttribute('data-drop-into', '');
@@ -382,11 +396,15 @@ function initDragAndDrop(root, api, view) {
   }
 
   function targetOf(node) {
-    return node instanceof Element ? node.closest('[data-list], [data-zone]') : null;
+    if (!(node instanceof Element)) return null;
+    // Lists dragged by their headers have one target: the board, as the collection of lists.
+    if (drag?.kind === 'lists') return node.closest('[data-lists]');
+    return node.closest('[data-list], [data-zone]');
   }
 
   /** Where the pointer is over `target`: a row and how far down it, or no row. */
   function locate(target, event) {
+    if (target.dataset.lists) return locateList(target, event);
     if (!target.dataset.list) return { row: null };
     const rows = view.rowsOf(target);
     const row = event.target instanceof Element ? event.target.closest('[data-item]') : null;
@@ -396,12 +414,45 @@ function initDragAndDrop(root, api, view) {
     return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };
   }
 
+  /** Over the board: which list is under the pointer, and how far across it (lists stand in columns). */
+  function locateList(target, event) {
+    const list = event.target instanceof Element ? event.target.closest('.list[data-list]') : null;
+    if (!list) return { row: null };
+    const box = list.getBoundingClientRect();
+    const fraction = box.width > 0 ? Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) : 0.5;
+    return { row: [...target.querySelectorAll('.list[data-list]')].indexOf(list), fraction, item: list.dataset.list };
+  }
+
   function wireTarget(target) {
-    return target ? (target.dataset.list ? { list: target.dataset.list } : { zone: target.dataset.zone }) : null;
+    if (!target) return null;
+    const list = target.dataset.list ?? target.dataset.lists;
+    return list ? { list } : { zone: target.dataset.zone };
+  }
+
+  /** `dragstart` on a list's header: the list travels; rows of other lists stay where they are. */
+  function startListDrag(event, list) {
+    const token = newToken();
+    const transfer = event.dataTransfer;
+    transfer.setData('text/plain', list.querySelector('.list-title')?.textContent ?? '');
+    transfer.setData(`${SESSION_TYPE}-${token}`, token);
+    transfer.effectAllowed = 'move';
+    list.classList.add('is-dragging');
+    view.holdUpdates(true);
+    const queue = createRequestQueue();
+    drag = {
+      token, rows: [list], queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null, copy: false,
+      version: view.version(), kind: 'lists',
+    };
+    const current = drag;
+    queue.run(() => api.begin({ token, list: '_board', items: [list.dataset.list] }))
+      .then((answer) => { current.table = answer.table; current.version = answer.version; })
+      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
   }
 
   function onDragStart(event) {
     const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
+    const header = !row && event.target instanceof Element ? event.target.closest('.list[data-list] > .list-header') : null;
+    if (header) { startListDrag(event, header.parentElement); return; }
     if (!row) return;
     const list = row.closest('[data-list]');
     const rows = draggedRows(row);

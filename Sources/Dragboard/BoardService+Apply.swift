@@ -13,6 +13,7 @@ extension BoardService {
     func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         let listID: String
         switch result.target {
+        case .list(let id) where id == BoardKit.listsTargetID: return try applyListOrder(result, tx: tx)
         case .list(let id): listID = id
         case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx, storedFiles: &storedFiles)
         }
@@ -87,6 +88,20 @@ extension BoardService {
         let message = try zone.performDrop(result.placements, in: &writer)
         let html = renderer.zone(try ZoneView(zone, tx))
         return Applied(changes: [.init(kind: .zone, item: zoneID, html: html)], message: message)
+    }
+
+    /// Lists dropped on the board between two others: their new order, fetched by every viewer.
+    private func applyListOrder(_ result: SessionEngine.DropResult, tx: BoardTransaction) throws -> Applied {
+        let ids = result.placements.compactMap { $0.item.dragItem.localObject as? String }
+        guard let first = result.placements.first, case .row(let indexPath) = first.destination, ids.count == result.placements.count else {
+            throw DragboardError.unprocessable("lists only move between lists")
+        }
+        let lists = try tx.lists()
+        // The engine counts the destination among all lists; the store counts it without the moved ones.
+        let before = lists.prefix(indexPath.row).filter { ids.contains($0.id) }.count
+        try tx.moveLists(ids, to: indexPath.row - before)
+        let titles = ids.compactMap { id in lists.first { $0.id == id }?.title }
+        return Applied(changes: [.init(kind: .resync, item: BoardKit.listsTargetID)], message: "Moved the list \(Self.names(titles)).")
     }
 
     static func names(_ titles: [String]) -> String {

@@ -42,7 +42,7 @@ extension BoardService {
     func join(_ token: String, board: String? = nil, owner: String) throws -> BoardAPI.BeginResponse {
         let entry = try sessions.entry(token, owner: owner)
         let board = board ?? entry.board
-        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
+        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit, movingLists: entry.movesLists)) }
         entry.dropBoard.withLock { $0 = board }
         return entry.engine.withLock { engine in
             engine.updateTargets(targets)

@@ -63,4 +63,28 @@ import Testing
         #expect(try !board.ids("cat-1").contains(item))
         #expect(try board.store.version() == demoVersion + 1)
     }
+
+    @Test func aListDraggedByItsHeaderMovesBetweenListsAndOnlyThere() async throws {
+        let board = try await TestBoard()
+        let before = try board.store.lists().map(\.id)
+        let last = try #require(before.last)
+        let token = TestBoard.token()
+        let begun = try board.post("/api/sessions", ["token": token, "list": BoardKit.listsTargetID, "items": [last]])
+        #expect(begun.status == 201)
+        // Its only target is the board: a list is not a row of another list.
+        let onList = try board.post("/api/sessions/\(token)/target", ["target": ["list": before[0]], "location": ["row": 0, "fraction": 0.2]])
+        #expect(onList.json["handled"] as? Bool != true)
+        let dropped = try board.post("/api/sessions/\(token)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
+                                                                     "target": ["list": BoardKit.listsTargetID], "location": ["row": 1, "fraction": 0.2, "item": before[1]]])
+        #expect(dropped.status == 200, "\(dropped.json)")
+        #expect(dropped.json["operation"] as? String == "move")
+        #expect(try board.store.lists().map(\.id) == [before[0], last] + before.dropFirst().dropLast())
+        // Dropping it back after the last list.
+        let again = TestBoard.token()
+        #expect(try board.post("/api/sessions", ["token": again, "list": BoardKit.listsTargetID, "items": [last]]).status == 201)
+        let back = try board.post("/api/sessions/\(again)/drop", ["op": UUID().uuidString, "version": try board.store.version(),
+                                                                  "target": ["list": BoardKit.listsTargetID], "location": NSNull()])
+        #expect(back.status == 200, "\(back.json)")
+        #expect(try board.store.lists().map(\.id) == before)
+    }
 }

@@ -169,3 +169,32 @@ def test_bad_titles_are_refused_with_a_message_that_says_what_to_fix(context, se
     page.keyboard.press("Enter")
     expect(page.locator("#status")).to_contain_text("shorten it to 500")
     expect(page.locator(".list[data-list]")).to_have_count(0)
+
+
+def test_a_list_dragged_by_its_header_moves_between_lists_and_stays_there(context, server, console_errors):
+    from helpers import start_drag
+    page = open_page(context, server.url + "/", console_errors)
+    create_board(page, "Columns")
+    for title in ["Alpha", "Beta", "Gamma"]:
+        add_list(page, title)
+
+    def list_titled(title):
+        return page.locator(".list[data-list]", has=page.locator(".list-title", has_text=title))
+
+    session = start_drag(page, list_titled("Gamma").locator(".list-header"))
+    box = list_titled("Alpha").bounding_box()
+    session.move_to(box["x"] + 20, box["y"] + box["height"] / 2)
+    session.move_to(box["x"] + 22, box["y"] + box["height"] / 2, steps=1)
+    expect(page.locator("[data-board]")).to_have_attribute("data-drop-operation", "move")
+    expect(list_titled("Alpha")).to_have_attribute("data-drop-before", "")
+    # Rows' lists are no targets of a list: the engine's table has only the board.
+    assert [entry["target"] for entry in session.begun["table"]["targets"]] == [{"list": "_board"}]
+    dropped = session.release()
+    assert dropped["operation"] == "move"
+    expect(page.locator(".list-title")).to_have_text(["Gamma", "Alpha", "Beta"])
+    expect(page.locator("[data-drop-before], [data-drop-after], [data-drop-operation]")).to_have_count(0)
+
+    page.reload()
+    page.wait_for_function(READY)
+    expect(page.locator(".list-title")).to_have_text(["Gamma", "Alpha", "Beta"])
+    assert console_errors.unexpected() == []

@@ -23,6 +23,15 @@ extension BoardTransaction: BoardReading {
 }
 
 extension BoardReading {
+    /// The targets of a session: the board's lists and zones, or, for lists dragged by their
+    /// headers, only the board as the collection of its lists.
+    func dropTargets(_ kit: BoardKit, movingLists: Bool) throws -> DropTargets {
+        guard movingLists else { return try dropTargets(kit) }
+        var targets = DropTargets()
+        targets.add(ListTarget(id: BoardKit.listsTargetID, rowCount: try listRecords().count), delegate: ListOrderDropDelegate())
+        return targets
+    }
+
     /// The page's drop targets: each list with the delegate its kind builds for it (a list of
     /// an unregistered kind takes no drops), then the kit's zones.
     func dropTargets(_ kit: BoardKit) throws -> DropTargets {

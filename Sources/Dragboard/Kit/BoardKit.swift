@@ -45,7 +45,7 @@ public struct BoardKit: Sendable {
         listKinds = lists.contains { $0.id == CardsList.id } ? lists : lists + [CardsList()]
         itemKinds = items
         self.zones = zones
-        self.types = types.declaring(Self.itemReference, conformingTo: [.data])
+        self.types = types.declaring(Self.itemReference, conformingTo: [.data]).declaring(Self.listReference, conformingTo: [.data])
         self.groups = groups
         self.seed = seed
         listKindsByID = Dictionary(listKinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

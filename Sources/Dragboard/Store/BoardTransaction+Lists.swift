@@ -39,3 +39,19 @@ extension BoardTransaction {
         return item
     }
 }
+
+extension BoardTransaction {
+    /// Moves lists of this board so they sit consecutively, in the given order, before the list
+    /// now at `index` (counted without them); the board's lists are renumbered (a board has few).
+    /// - Throws: ``StoreError/unknownList(_:)``, ``StoreError/indexOutOfRange(_:count:)``.
+    public func moveLists(_ ids: [String], to index: Int) throws {
+        try atomically {
+            for id in ids { try StoreQueries.requireList(db, id, board: boardID) }
+            var order = try lists().map(\.id).filter { !ids.contains($0) }
+            guard (0...order.count).contains(index) else { throw StoreError.indexOutOfRange(index, count: order.count) }
+            order.insert(contentsOf: ids, at: index)
+            let update = try db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
+            for (position, id) in order.enumerated() { try update.execute(arguments: [position, id, position]) }
+        }
+    }
+}
