@@ -43,13 +43,14 @@ public struct BoardKit: Sendable {
     public init(lists: [any ListKind], items: [any ItemKind] = [], zones: [any ZoneKind] = [], types: TypeRegistry = .standard,
                 groups: [Group] = [Group(title: "Lists")], seed: (@Sendable (BoardStore) throws -> Void)? = nil) {
         listKinds = lists.contains { $0.id == CardsList.id } ? lists : lists + [CardsList()]
-        itemKinds = items
+        // The kit's own card kinds come with it, unless the app registered kinds of those ids.
+        itemKinds = items + [LinkCard(), ImageCard()].filter { kind in !items.contains { $0.id == kind.id } }
         self.zones = zones
         self.types = types.declaring(Self.itemReference, conformingTo: [.data]).declaring(Self.listReference, conformingTo: [.data])
         self.groups = groups
         self.seed = seed
         listKindsByID = Dictionary(listKinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        itemKindsByID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        itemKindsByID = Dictionary(itemKinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         zonesByID = Dictionary(zones.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
