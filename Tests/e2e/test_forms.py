@@ -92,3 +92,18 @@ def test_bad_input_without_javascript_is_a_4xx_page_that_says_what_to_fix(plain,
 
     response = page.request.post(server.url + "/boards/demo/items/delete", form={"item": "nope", "csrf": "0" * 32})
     assert response.status == 403
+
+
+def test_a_card_is_renamed_without_javascript_from_its_list_menu(plain, server):
+    page = plain
+    page.goto(server.url + "/")
+    submit(page, page.locator('form[data-form="new-board"]'), "title", "Renames")
+    submit(page, page.locator('form[data-form="new-list"]'), "title", "Words")
+    words = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Words"))
+    for title in ["Colour", "Flavour"]:
+        submit(page, words.locator('form[data-form="new-item"]'), "title", title)
+    words.locator("details.list-rename summary").click()
+    form = words.locator('form[data-form="rename-item"]')
+    form.locator('select[name="item"]').select_option(label="Flavour")
+    submit(page, form, "title", "Flavor")
+    expect(words.locator("[data-item] > .title")).to_have_text(["Colour", "Flavor"])
