@@ -49,11 +49,16 @@ extension BoardService {
         guard board != BoardStore.defaultBoardID else {
             throw DragboardError.conflict("the default board cannot be deleted; rename it or make a board of your own")
         }
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
+        var forgotten: [String] = []
+        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
             let title = try tx.board().title
+            let images = try tx.lists().flatMap { try tx.imagesShown(inList: $0.id) }
             try tx.deleteBoard()
+            forgotten = try tx.forgetUnshownImages(images, zoneID: Self.listImagesZone)
             return ([.init(kind: .gone, item: board)], "Deleted the board \(title).")
         }
+        removeImageFiles(forgotten)
+        return response
     }
 
     /// Renames a list of the board.
@@ -67,11 +72,16 @@ extension BoardService {
 
     /// Deletes a list of the board with its rows.
     func deleteList(board: String, list listID: String, op: String) throws -> EditResponse {
-        try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
+        var forgotten: [String] = []
+        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
             guard let list = try tx.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID); it may have been deleted") }
+            let images = try tx.imagesShown(inList: listID)
             try tx.deleteList(listID)
+            forgotten = try tx.forgetUnshownImages(images, zoneID: Self.listImagesZone)
             return ([.init(kind: .resync, item: listID, list: listID)], "Deleted the list \(list.title).")
         }
+        removeImageFiles(forgotten)
+        return response
     }
 
     /// Renames a row of the board.
@@ -88,14 +98,19 @@ extension BoardService {
 
     /// Deletes a row of the board (with a container's contents).
     func deleteItem(board: String, item itemID: String, op: String) throws -> EditResponse {
-        try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
+        var forgotten: [String] = []
+        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
             let item = try tx.itemOnBoard(itemID)
+            let image = BoardItem(item).payload(as: CardPayload.self)?.image
             try tx.delete([itemID])
+            forgotten = try tx.forgetUnshownImages(image.map { [$0] } ?? [], zoneID: Self.listImagesZone)
             guard let container = item.containerID else { return ([.init(kind: .remove, item: itemID)], "Deleted \(item.title).") }
             let holder = try tx.item(container)
             return ([.init(kind: .replace, item: container, list: holder.listID, html: renderer.row(holder, contents: try contents(of: holder, tx: tx)))],
                     "Deleted \(item.title).")
         }
+        removeImageFiles(forgotten)
+        return response
     }
 
     /// Removes an image from a zone of the board (its file goes once the removal is committed).
@@ -109,6 +124,11 @@ extension BoardService {
         }
         try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent(imageID))
         return response
+    }
+
+    /// Deletes the files of images the store forgot, once the edit that forgot them committed.
+    private func removeImageFiles(_ ids: [String]) {
+        for id in ids { try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent(id)) }
     }
 
     /// Runs one edit as a store operation and tells the board's viewers what changed.

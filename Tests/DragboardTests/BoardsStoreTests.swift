@@ -99,4 +99,28 @@ import Testing
         #expect(throws: StoreError.unknownItem("i1")) { try store.items(["i1"]) }
         #expect(try temp.ids("people") == ["a", "b", "c", "d", "e"])
     }
+
+    @Test func anImageIsForgottenOnlyWhenNoRowShowsItAnyMore() throws {
+        let temp = try TempStore()
+        defer { temp.remove() }
+        let store = temp.store
+        try temp.op { tx in
+            try tx.addImage(ZoneImageRecord(id: "img1", zoneID: "_lists", name: "a.png", mimeType: "image/png", size: 10))
+            try tx.insert([NewItem(id: "p1", kind: "card-image", title: "A", payload: #"{"image":"img1"}"#)], at: Placement(listID: "empty"))
+            _ = try tx.copy(["p1"], to: Placement(listID: "empty"))
+        }
+        let first = try store.perform(operationID: "d1", fingerprint: "f") { tx in
+            try tx.delete(["p1"])
+            return try tx.forgetUnshownImages(["img1"], zoneID: "_lists").joined()
+        }
+        #expect(first.response == "")   // the copy still shows it
+        #expect(try store.read { try $0.image("img1") } != nil)
+        let copy = try temp.ids("empty")[0]
+        let second = try store.perform(operationID: "d2", fingerprint: "f") { tx in
+            try tx.delete([copy])
+            return try tx.forgetUnshownImages(["img1"], zoneID: "_lists").joined()
+        }
+        #expect(second.response == "img1")
+        #expect(try store.read { try $0.image("img1") } == nil)
+    }
 }

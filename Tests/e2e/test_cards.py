@@ -38,4 +38,13 @@ def test_text_links_and_images_from_other_apps_become_cards(context, server, con
     inbox = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Inbox"))
     expect(inbox.locator("[data-item]")).to_have_count(3)
     expect(inbox.locator("a.card-link")).to_have_attribute("href", "https://example.com/read")
+
+    # Deleting the image's card forgets the image: it counts against no quota and is not served.
+    thumb = inbox.locator('[data-item][data-kind="card-image"] img.card-thumb')
+    path = thumb.evaluate("(img) => new URL(img.src).pathname")
+    assert page.request.get(server.url + path).status == 200
+    inbox.locator('[data-item][data-kind="card-image"]').focus()
+    page.keyboard.press("Delete")
+    expect(inbox.locator("[data-item]")).to_have_count(2)
+    assert page.request.get(server.url + path).status == 404
     assert console_errors.unexpected() == []
