@@ -307,7 +307,7 @@ function initDragAndDrop(root, api, view) {
       .then((outcome) => {
         // The server says how the drag ended (never `dropEffect`): a drop taken by another
         // window of this app shows up here, and this page catches up.
-        if (outcome.version > view.version()) view.resync();
+        if (outcome.version > view.version()) view.resync(outcome.version);
         if (!current.dropped && outcome.operation === 'cancel') view.say('');
         root.dispatchEvent(new CustomEvent('board:dragend', { detail: outcome }));
       })

@@ -27,9 +27,7 @@ export function initForms(root, view) {
   }
 
   function applyAnswer(answer) {
-    const changes = answer.changes ?? [];
-    if (changes.some((change) => change.kind === 'gone')) { window.location.assign(answer.location ?? '/'); return; }
-    view.apply(answer);
+    view.apply(answer);   // a deleted board sends the view to the index (once, whoever says it first)
   }
 
   function confirmed(form, submitter) {

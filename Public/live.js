@@ -4,7 +4,10 @@ export function initLiveUpdates(view, boardID) {
   if (!('EventSource' in window)) return () => {};
   const source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
   const onChanges = (event) => view.apply(JSON.parse(event.data));
-  const onHello = (event) => { if (JSON.parse(event.data).version > view.version()) view.resync(); };
+  const onHello = (event) => {
+    const { version } = JSON.parse(event.data);
+    if (version > view.version()) view.resync(version);
+  };
   source.addEventListener('changes', onChanges);
   source.addEventListener('hello', onHello);
   return () => source.close();

@@ -28,9 +28,17 @@ export function createView(root, board, api) {
     return template.content.firstElementChild;
   }
 
+  let leaving = false;
+  /** Leaves the board (it was deleted) once: the answer and the live event both say so. */
+  function leave(to) {
+    if (leaving) return;
+    leaving = true;
+    window.location.assign(to);
+  }
+
   function applyChange(change) {
     if (change.kind === 'resync') return false;   // a list changed: fetch the board's lists
-    if (change.kind === 'gone') { window.location.assign('/'); return true; }
+    if (change.kind === 'gone') { leave('/'); return true; }
     if (change.kind === 'title') {
       const title = board.querySelector('.board-title');
       if (title && !title.querySelector('input')) title.textContent = change.html ?? '';
@@ -72,20 +80,24 @@ export function createView(root, board, api) {
   function apply(update) {
     if (dragLive) { deferred.push(update); return; }
     if (!update || update.version <= version()) return;
-    if (update.version !== version() + 1) { resync(); return; }
+    if (update.version !== version() + 1) { resync(update.version); return; }
     for (const change of update.changes ?? []) {
-      if (!applyChange(change)) { resync(); return; }
+      if (!applyChange(change)) { resync(update.version); return; }
     }
     board.dataset.version = String(update.version);
     board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));
   }
 
   let resyncing = null;
-  let again = false;   // asked again while a fetch was in flight: its answer may be too old
-  function resync() {
+  let known = 0;       // the newest version the server announced: a fetch must reach it
+  let again = false;   // asked, without a version, while a fetch was in flight: its answer may be too old
+  /** Fetches the board's lists, once at a time, until the page shows `atLeast` (when given). */
+  function resync(atLeast) {
+    if (atLeast != null) known = Math.max(known, atLeast);
     if (dragLive) { deferred.push({ resync: true }); return resyncing; }
-    if (resyncing) { again = true; return resyncing; }
+    if (resyncing) { again ||= atLeast == null; return resyncing; }
     resyncing = api.board().then((state) => {
+      if (state.version < version()) return;   // older than what the page already shows
       // Lists are replaced, added after the list before them, and removed, in the board's order.
       const kept = new Set(state.lists.map(({ id }) => id));
       for (const list of board.querySelectorAll('.list[data-list]')) {
@@ -110,7 +122,7 @@ export function createView(root, board, api) {
       board.dispatchEvent(new CustomEvent('board:changed', { detail: state }));
     }).finally(() => {
       resyncing = null;
-      if (again) { again = false; resync(); }
+      if (again || version() < known) { again = false; resync(); }
     });
     return resyncing;
   }

@@ -5,6 +5,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from helpers import version, wait_version
+
 READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 
 
@@ -73,7 +75,9 @@ def test_two_boards_are_made_filled_edited_and_survive_reload_and_restart(contex
     expect(editor).to_be_focused()
     page.keyboard.press("Control+A")
     page.keyboard.type("Camping stove")
+    renamed = version(page) + 1
     page.keyboard.press("Enter")
+    wait_version(page, renamed)
     expect(todo.locator("[data-item] .title", has_text="Camping stove")).to_have_count(1)
     todo.locator("[data-item]", has_text="Map").focus()
     page.keyboard.press("F2")
@@ -85,7 +89,9 @@ def test_two_boards_are_made_filled_edited_and_survive_reload_and_restart(contex
     page.keyboard.press("Enter")
     page.keyboard.press("Control+A")
     page.keyboard.type("Packing")
+    renamed = version(page) + 1
     page.keyboard.press("Enter")
+    wait_version(page, renamed)   # the lists were fetched again and swapped in
     todo = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Packing"))
     expect(todo.locator(".list-title")).to_have_text("Packing")
     # A focused card deleted with the Delete key.
@@ -197,4 +203,30 @@ def test_a_list_dragged_by_its_header_moves_between_lists_and_stays_there(contex
     page.reload()
     page.wait_for_function(READY)
     expect(page.locator(".list-title")).to_have_text(["Gamma", "Alpha", "Beta"])
+    assert console_errors.unexpected() == []
+
+
+def test_other_viewers_see_a_rename_live_and_leave_a_deleted_board(context, server, console_errors):
+    page = open_page(context, server.url + "/", console_errors)
+    board = create_board(page, "Before")
+    other = open_page(context, f"{server.url}/boards/{board}", console_errors)
+    other.wait_for_function(READY)
+    other.wait_for_function("document.querySelector('[data-board]').dataset.version !== undefined")
+
+    page.bring_to_front()
+    page.locator(".board-title").dblclick()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("After")
+    renamed = version(page) + 1
+    page.keyboard.press("Enter")
+    wait_version(page, renamed)
+    expect(page.locator(".board-title")).to_have_text("After")
+    expect(other.locator(".board-title")).to_have_text("After")
+
+    page.locator(".board-settings summary").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    with other.expect_navigation(url=server.url + "/"):
+        with page.expect_navigation():
+            page.locator('form[data-form="delete-board"] button[data-action="delete"]').click()
+    expect(other.locator(f'a[data-board-link="{board}"]')).to_have_count(0)
     assert console_errors.unexpected() == []
