@@ -88,6 +88,12 @@ export function createView(root, board, api) {
     board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));
   }
 
+  /** Where a board's first list goes: the last group of lists (kits end with the catch-all one). */
+  function lastListGroup() {
+    const groups = [...board.querySelectorAll('.group:not([aria-label="Drop zones"])')];
+    return groups[groups.length - 1] ?? null;
+  }
+
   let resyncing = null;
   let known = 0;       // the newest version the server announced: a fetch must reach it
   let again = false;   // asked, without a version, while a fetch was in flight: its answer may be too old
@@ -114,7 +120,7 @@ export function createView(root, board, api) {
         else {
           list?.remove();
           if (previous) previous.after(element);
-          else (board.querySelector('.group:not([aria-label="Drop zones"])') ?? board).prepend(element);
+          else (lastListGroup() ?? board).prepend(element);
         }
         previous = element;
       }
