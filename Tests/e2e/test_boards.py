@@ -230,3 +230,30 @@ def test_other_viewers_see_a_rename_live_and_leave_a_deleted_board(context, serv
             page.locator('form[data-form="delete-board"] button[data-action="delete"]').click()
     expect(other.locator(f'a[data-board-link="{board}"]')).to_have_count(0)
     assert console_errors.unexpected() == []
+
+
+def test_cards_are_reordered_and_moved_between_lists_with_the_mouse(context, server, console_errors):
+    from helpers import drag
+    page = open_page(context, server.url + "/", console_errors)
+    create_board(page, "Kanban")
+    todo = add_list(page, "Todo")
+    done = add_list(page, "Done")
+    for title in ["Write", "Test", "Ship"]:
+        add_card(page, todo, title)
+    add_card(page, done, "Plan")
+
+    session = drag(page, todo.locator("[data-item]", has_text="Ship"), todo.locator("[data-item]", has_text="Write"), "top")
+    assert session.dropped["operation"] == "move"
+    expect(todo.locator("[data-item] > .title")).to_have_text(["Ship", "Write", "Test"])
+    session = drag(page, todo.locator("[data-item]", has_text="Write"), done.locator("[data-item]", has_text="Plan"), "bottom")
+    assert session.dropped["operation"] == "move"
+    expect(todo.locator("[data-item] > .title")).to_have_text(["Ship", "Test"])
+    expect(done.locator("[data-item] > .title")).to_have_text(["Plan", "Write"])
+
+    page.reload()
+    page.wait_for_function(READY)
+    todo = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Todo"))
+    done = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Done"))
+    expect(todo.locator("[data-item] > .title")).to_have_text(["Ship", "Test"])
+    expect(done.locator("[data-item] > .title")).to_have_text(["Plan", "Write"])
+    assert console_errors.unexpected() == []
