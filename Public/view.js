@@ -94,6 +94,21 @@ export function createView(root, board, api) {
     return groups[groups.length - 1] ?? null;
   }
 
+  /** What has the keyboard focus inside a list (its title or a row), to find again once swapped. */
+  function focusedPlace() {
+    const active = document.activeElement;
+    const list = active?.closest?.('.list[data-list]');
+    if (!list || !board.contains(list)) return null;
+    if (active.matches('.list-title')) return { list: list.dataset.list, selector: ':scope .list-title' };
+    if (active.dataset.item) return { list: list.dataset.list, selector: `[data-item="${CSS.escape(active.dataset.item)}"]` };
+    return null;
+  }
+
+  function restoreFocus(place) {
+    if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+    board.querySelector(`.list[data-list="${CSS.escape(place.list)}"]`)?.querySelector(place.selector)?.focus();
+  }
+
   let resyncing = null;
   let known = 0;       // the newest version the server announced: a fetch must reach it
   let again = false;   // asked, without a version, while a fetch was in flight: its answer may be too old
@@ -104,6 +119,7 @@ export function createView(root, board, api) {
     if (resyncing) { again ||= atLeast == null; return resyncing; }
     resyncing = api.board().then((state) => {
       if (state.version < version()) return;   // older than what the page already shows
+      const focus = focusedPlace();
       // Lists are replaced, added after the list before them, and removed, in the board's order.
       const kept = new Set(state.lists.map(({ id }) => id));
       for (const list of board.querySelectorAll('.list[data-list]')) {
@@ -124,6 +140,7 @@ export function createView(root, board, api) {
         }
         previous = element;
       }
+      restoreFocus(focus);
       board.dataset.version = String(state.version);
       board.dispatchEvent(new CustomEvent('board:changed', { detail: state }));
     }).finally(() => {

@@ -92,6 +92,7 @@ def test_two_boards_are_made_filled_edited_and_survive_reload_and_restart(contex
     renamed = version(page) + 1
     page.keyboard.press("Enter")
     wait_version(page, renamed)   # the lists were fetched again and swapped in
+    expect(page.locator(".list-title", has_text="Packing")).to_be_focused()   # the keyboard stays where it was
     todo = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Packing"))
     expect(todo.locator(".list-title")).to_have_text("Packing")
     # A focused card deleted with the Delete key.
