@@ -13,6 +13,7 @@ extension BoardService {
     func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         let listID: String
         switch result.target {
+        case .list(let id) where id == BoardKit.listsTargetID: return try applyListOrder(result, tx: tx)
         case .list(let id): listID = id
         case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx, storedFiles: &storedFiles)
         }
@@ -26,7 +27,7 @@ extension BoardService {
 
         if let first = rows.first, case .row(let indexPath) = first.destination {
             let placement = Placement(listID: listID, index: indexPath.row)
-            let (ids, moved, names) = try land(rows, at: placement, in: list, kind: kind, tx: tx)
+            let (ids, moved, names) = try land(rows, at: placement, in: list, kind: kind, tx: tx, storedFiles: &storedFiles)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
             for id in ids {
@@ -41,7 +42,7 @@ extension BoardService {
                 throw DragboardError.unprocessable("row \(indexPath.row) is not a container")
             }
             let container = containers[indexPath.row]
-            let (_, moved, names) = try land(into, at: Placement(listID: listID, containerID: container.id), in: list, kind: kind, tx: tx)
+            let (_, moved, names) = try land(into, at: Placement(listID: listID, containerID: container.id), in: list, kind: kind, tx: tx, storedFiles: &storedFiles)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
             changes.append(.init(kind: .replace, item: container.id, list: listID,
@@ -58,7 +59,7 @@ extension BoardService {
     /// Moves, copies or inserts the placements' items consecutively; returns the ids now at the
     /// destination, the ids that left where they were, and the titles.
     private func land(_ placements: [DropPlacement], at placement: Placement, in list: ListRecord, kind: any ListKind,
-                       tx: BoardTransaction) throws -> ([String], [String], [String]) {
+                       tx: BoardTransaction, storedFiles: inout [URL]) throws -> ([String], [String], [String]) {
         let local = placements.compactMap { $0.item.dragItem.localObject as? String }
         if local.count == placements.count {
             let titles = try local.map { try tx.item($0).title }
@@ -69,11 +70,28 @@ extension BoardService {
             return (try tx.copy(local, to: placement), [], titles)
         }
         let newItems = try placements.map { placement -> NewItem in
-            guard let content = placement.content else { throw DragboardError.unprocessable("a dropped item has no content") }
+            guard var content = placement.content else { throw DragboardError.unprocessable("a dropped item has no content") }
+            // An image a list takes is kept like a zone's: the list kind gets it stored.
+            if let image = content as? DroppedImage { content = try store(image, tx: tx, storedFiles: &storedFiles) }
             return try kind.newItem(from: content, in: list)
         }
         return (try tx.insert(newItems, at: placement), [], newItems.map(\.title))
     }
+
+    /// Moves an uploaded image into the image folder and records it (under the list images'
+    /// own zone id, so the image quota counts it), in this transaction.
+    private func store(_ image: DroppedImage, tx: BoardTransaction, storedFiles: inout [URL]) throws -> StoredImage {
+        try checkImageQuota(adding: 1, bytes: image.size, tx: tx)
+        let id = UUID().uuidString.lowercased()
+        try tx.addImage(ZoneImageRecord(id: id, zoneID: Self.listImagesZone, name: image.name, mimeType: image.format.rawValue, size: image.size))
+        let stored = imagesDirectory.appendingPathComponent(id)
+        try FileManager.default.moveItem(at: image.file, to: stored)
+        storedFiles.append(stored)
+        return StoredImage(id: id, name: image.name)
+    }
+
+    /// The zone id images dropped on lists are recorded under (no zone of the page has it).
+    static let listImagesZone = "_lists"
 
     private func contents(of item: ItemRecord, tx: BoardTransaction) throws -> [ItemRecord] {
         kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : []
@@ -87,6 +105,20 @@ extension BoardService {
         let message = try zone.performDrop(result.placements, in: &writer)
         let html = renderer.zone(try ZoneView(zone, tx))
         return Applied(changes: [.init(kind: .zone, item: zoneID, html: html)], message: message)
+    }
+
+    /// Lists dropped on the board between two others: their new order, fetched by every viewer.
+    private func applyListOrder(_ result: SessionEngine.DropResult, tx: BoardTransaction) throws -> Applied {
+        let ids = result.placements.compactMap { $0.item.dragItem.localObject as? String }
+        guard let first = result.placements.first, case .row(let indexPath) = first.destination, ids.count == result.placements.count else {
+            throw DragboardError.unprocessable("lists only move between lists")
+        }
+        let lists = try tx.lists()
+        // The engine counts the destination among all lists; the store counts it without the moved ones.
+        let before = lists.prefix(indexPath.row).filter { ids.contains($0.id) }.count
+        try tx.moveLists(ids, to: indexPath.row - before)
+        let titles = ids.compactMap { id in lists.first { $0.id == id }?.title }
+        return Applied(changes: [.init(kind: .resync, item: BoardKit.listsTargetID)], message: "Moved the list \(Self.names(titles)).")
     }
 
     static func names(_ titles: [String]) -> String {

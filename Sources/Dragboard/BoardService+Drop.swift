@@ -16,8 +16,11 @@ extension BoardService {
         var changed = false
         var storedFiles: [URL] = []
         let result: OperationResult
+        // The board of the window the drop happens in (a retry of a drop whose session has
+        // ended is answered from its record, whatever board is named here).
+        let board = (try? sessions.entry(token, owner: owner))?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
         do {
-            result = try store.perform(operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
+            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 try fill(entry.payload, from: request)
                 return try entry.engine.withLock { engine in
@@ -28,7 +31,7 @@ extension BoardService {
                     if tx.baseVersion != request.version {
                         location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
                     }
-                    working.updateTargets(try tx.dropTargets(kit))
+                    working.updateTargets(try tx.dropTargets(kit, movingLists: entry.movesLists))
                     working.setCopyModifierPressed(request.copy ?? false)
                     let response: BoardAPI.DropResponse
                     switch try working.drop(on: target, at: location, shownOperation: request.shown) {
@@ -54,7 +57,10 @@ extension BoardService {
             throw error
         }
         if result.replayed { return try rendered(result.response) }
-        if changed { live.broadcast(event: "changes", version: result.version, json: result.response) }
+        if changed {
+            live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
+            broadcastDepartures(result.departures)
+        }
         return result.response
     }
 
@@ -78,7 +84,7 @@ extension BoardService {
 
     /// A stale view pointed at a row by index; find that row again by its id.
     private func rebase(_ location: DropLocation, hoveredItem: String?, target: DropTargetID, tx: BoardTransaction) throws -> DropLocation {
-        guard case .row(_, let fraction) = location, case .list(let listID) = target else { return location }
+        guard case .row(_, let fraction) = location, case .list(let listID) = target, listID != BoardKit.listsTargetID else { return location }
         guard let hoveredItem, let index = try tx.index(of: hoveredItem, in: listID) else {
             throw DragboardError.conflict("the row you dropped on has changed since your view; the board was refreshed")
         }
@@ -88,6 +94,13 @@ extension BoardService {
     /// Items dragged from this app must still be where the drag found them.
     private func checkDraggedItemsUnmoved(_ session: DropSession, tx: BoardTransaction) throws {
         guard let source = session.dragSource else { return }
+        if source.listID == BoardKit.listsTargetID {
+            let lists = Set(try tx.lists().map(\.id))
+            for case let id as String in session.items.compactMap(\.localObject) where !lists.contains(id) {
+                throw DragboardError.conflict("a list you dragged was deleted or moved to another board; the board was refreshed")
+            }
+            return
+        }
         for case let id as String in session.items.compactMap(\.localObject) {
             guard let item = try? tx.item(id), item.listID == source.listID, item.containerID == nil else {
                 throw DragboardError.conflict("an item you dragged was moved by someone else; the board was refreshed")

@@ -29,18 +29,21 @@ extension BoardService {
             }
         }
         if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
-        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
+        let board = request.board ?? BoardStore.defaultBoardID
+        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         let table = BoardAPI.Table(engine.proposalTable())
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload, board: board)
         return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table)
     }
 
     /// Another window of this app recognised the session's type in a drag: it gets the same
     /// session's table (moves allowed — same origin is the same app).
-    func join(_ token: String, owner: String) throws -> BoardAPI.BeginResponse {
+    func join(_ token: String, board: String? = nil, owner: String) throws -> BoardAPI.BeginResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let (version, targets) = try store.read { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
+        let board = board ?? entry.board
+        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit, movingLists: entry.movesLists)) }
+        entry.dropBoard.withLock { $0 = board }
         return entry.engine.withLock { engine in
             engine.updateTargets(targets)
             return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
@@ -59,7 +62,7 @@ extension BoardService {
         let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
         // Refused before a byte is stored when the board's images are already at their quota.
         let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
-        try store.read { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
+        try store.read(board: entry.dropBoard.withLock { $0 }) { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
         return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)
     }
 }

@@ -17,7 +17,7 @@ extension BoardService {
             try response.changes.compactMap { change -> BoardAPI.Change? in
                 var change = change
                 switch change.kind {
-                case .remove:
+                case .remove, .resync, .title, .gone:
                     return change
                 case .insert, .replace:
                     guard let item = try? tx.item(change.item) else { return nil }

@@ -12,7 +12,9 @@ extension BoardService {
         guard Set(request.items).count == request.items.count else { throw DragboardError.unprocessable("an item is listed twice") }
         // Only the dragged rows and each list's row count are read: drag start costs the same
         // whatever the lists' lengths (apart from delegates that look at every row).
-        let (version, list, rowCount, dragged, targets) = try store.read { tx in
+        let board = request.board ?? BoardStore.defaultBoardID
+        if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
+        let (version, list, rowCount, dragged, targets) = try store.read(board: board) { tx in
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
@@ -33,7 +35,7 @@ extension BoardService {
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
         return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                       allowsMove: dragSession?.allowsMoveOperation ?? false,
                                       restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)
@@ -42,7 +44,7 @@ extension BoardService {
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
     func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let targets = try store.read { try $0.dropTargets(kit) }
+        let targets = try store.read(board: entry.dropBoard.withLock { $0 }) { try $0.dropTargets(kit, movingLists: entry.movesLists) }
         return try entry.engine.withLock { engine in
             var working = engine
             working.updateTargets(targets)
@@ -69,6 +71,30 @@ extension BoardService {
         let entry = try sessions.entry(token, owner: owner)
         let outcome = entry.engine.withLock { $0.end() }
         sessions.remove(token)
-        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version())
+        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board))
+    }
+
+    /// `dragstart` on a list's header: the lists travel by id (a type only this server reads),
+    /// and the board, as the collection of its lists, is the only target.
+    private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
+        let (version, lists, targets) = try store.read(board: board) { tx in
+            (tx.baseVersion, try tx.lists(), try tx.dropTargets(kit, movingLists: true))
+        }
+        var items: [Int: DragItem] = [:]
+        for id in request.items {
+            guard let index = lists.firstIndex(where: { $0.id == id }) else { throw DragboardError.notFound("unknown list \(id)") }
+            var provider = ItemProvider()
+            provider.suggestedName = lists[index].title
+            provider.registerData(Data(id.utf8), forTypeIdentifier: BoardKit.listReference, visibility: .ownProcess)
+            items[index] = DragItem(itemProvider: provider, localObject: id)
+        }
+        let source = ListTarget(id: BoardKit.listsTargetID, rowCount: lists.count)
+        let delegate = BoardDragDelegate(items: items, source: DragSource(listID: BoardKit.listsTargetID, title: "the board"))
+        guard var engine = SessionEngine.beginDrag(from: source, at: items.keys.map { IndexPath(row: $0) }, delegate: delegate,
+                                                   targets: targets, registry: kit.types)
+        else { throw DragboardError.unprocessable("nothing to drag") }
+        let table = BoardAPI.Table(engine.proposalTable())
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
+        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table)
     }
 }

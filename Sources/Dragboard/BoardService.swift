@@ -48,19 +48,36 @@ public final class BoardService: Sendable {
                       limits: limits, logger: logger)
     }
 
-    /// The whole page for a viewer holding `csrf`.
-    func page(csrf: String) throws -> String {
-        let snapshot = try store.snapshot()
-        let zones = try store.read { tx in try kit.zones.map { try ZoneView($0, tx) } }
-        return renderer.page(snapshot, zones: zones, csrf: csrf)
+    /// A board's whole page for a viewer holding `csrf`. The kit's zones sit on the default
+    /// board. - Throws: ``StoreError/unknownBoard(_:)``.
+    func page(board: String = BoardStore.defaultBoardID, csrf: String) throws -> String {
+        let (record, snapshot, zones) = try store.read(board: board) { tx in
+            (try tx.board(), try tx.snapshot(), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
+        }
+        return renderer.page(record, snapshot, zones: zones, csrf: csrf)
     }
 
-    /// Every list, rendered: how a browser that missed a version catches up.
-    func board() throws -> BoardAPI.BoardResponse {
-        let snapshot = try store.snapshot()
+    /// The board index for a viewer holding `csrf`: every board, newest activity first.
+    func index(csrf: String) throws -> String {
+        renderer.index(try store.boards(), csrf: csrf)
+    }
+
+    /// Every list of a board, rendered: how a browser that missed a version catches up.
+    /// Its forms carry the token of the viewer who asked (`csrf`).
+    func board(_ board: String = BoardStore.defaultBoardID, csrf: String = "") throws -> BoardAPI.BoardResponse {
+        let snapshot = try store.snapshot(board: board)
         return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
-            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)))
+            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board, csrf: csrf))
         })
+    }
+
+    /// Tells the viewers of boards that rows left (moved to another board) to take them away.
+    func broadcastDepartures(_ departures: [OperationResult.Departure]) {
+        for departure in departures {
+            let changes = departure.items.map { BoardAPI.Change(kind: .remove, item: $0) }
+            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes)) else { continue }
+            live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
+        }
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

@@ -43,6 +43,7 @@ public enum DragboardError: Error, Sendable, Equatable {
 
     init(_ error: StoreError) {
         switch error {
+        case .unknownBoard(let id): self = .notFound("unknown board \(id)")
         case .unknownList(let id): self = .notFound("unknown list \(id)")
         case .unknownItem(let id): self = .notFound("unknown item \(id)")
         case .indexOutOfRange(let index, let count): self = .unprocessable("index \(index) is outside 0...\(count)")

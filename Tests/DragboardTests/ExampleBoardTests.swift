@@ -25,7 +25,7 @@ import Testing
         let board = try await KitTestBoard(kit: .todo)
         defer { board.remove() }
         #expect(try board.titles("todo") == ["Write a delegate", "Mount the routes"])
-        let page = board.get("/")
+        let page = board.get("/boards/demo")
         #expect(page.contains(#"data-list="todo""#) && page.contains(#"data-list="done""#))
         #expect(page.contains(#"aria-label="Lists""#) && !page.contains("data-zone"))
     }

@@ -27,7 +27,7 @@ import Testing
     @Test func aListOfAnUnregisteredKindIsShownButTakesNoDrops() async throws {
         let board = try await KitTestBoard(kit: Self.kit)
         defer { board.remove() }
-        #expect(board.get("/").contains(#"data-list="attic""#))
+        #expect(board.get("/boards/demo").contains(#"data-list="attic""#))
         let targets = try board.service.store.read { try $0.dropTargets(Self.kit) }
         #expect(targets.ids == [.list("shelf")])
     }

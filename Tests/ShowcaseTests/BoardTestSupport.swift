@@ -43,6 +43,29 @@ struct TestBoard {
         return (response.status.code, Self.json(response))
     }
 
+    /// Posts a plain HTML form (what a browser without JavaScript sends); the CSRF token goes in
+    /// the `csrf` field unless `fields` names one.
+    func form(_ path: String, _ fields: [String: String]) -> Response {
+        var fields = fields
+        if fields["csrf"] == nil { fields["csrf"] = csrf }
+        let body = fields.sorted { $0.key < $1.key }.map { key, value in
+            "\(Self.formEncoded(key))=\(Self.formEncoded(value))"
+        }.joined(separator: "&")
+        let headers: HTTPHeaders = ["Cookie": "\(RequestGuard.cookieName)=\(csrf)", "Content-Type": "application/x-www-form-urlencoded"]
+        return router.respond(to: Request(method: .post, path: path, headers: headers, body: Array(body.utf8)))
+    }
+
+    static func formEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-_.*")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "").replacingOccurrences(of: "%20", with: "+")
+    }
+
+    static func text(_ response: Response) -> String {
+        guard case .bytes(let bytes) = response.body else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func json(_ response: Response) -> [String: Any] {
         guard case .bytes(let bytes) = response.body else { return [:] }
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]

@@ -141,7 +141,7 @@ import Testing
         #expect(try board.ids("cat-1").contains(toy))
         let (external, _) = try external(board, types: ["text/plain"])
         _ = try dropData(board, external, target: ["zone": "label"], data: [["text/plain", "<b>x</b>"]])
-        let page = board.request(.get, "/")
+        let page = board.request(.get, "/boards/demo")
         guard case .bytes(let bytes) = page.body else { return }
         #expect(String(decoding: bytes, as: UTF8.self).contains("&lt;b&gt;x&lt;/b&gt;"))
     }

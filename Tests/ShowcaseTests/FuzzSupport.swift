@@ -137,7 +137,7 @@ struct BoardFacts: Equatable {
 
     static func read(_ store: BoardStore) throws -> BoardFacts {
         try store.dbQueue.read { db in
-            BoardFacts(version: try StoreQueries.version(db), itemCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
+            BoardFacts(version: try StoreQueries.version(db, board: BoardStore.defaultBoardID), itemCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
         }
     }
 

@@ -40,6 +40,7 @@ class Server:
         match = re.fullmatch(r"Listening on (http://[\d.]+:(\d+))\n", line)
         assert match, f"unexpected first line: {line!r}"
         self.url, self.port = match.group(1), int(match.group(2))
+        self.demo = self.url + "/boards/demo"   # the showcase board
         return self
 
     def stop(self):
@@ -115,7 +116,7 @@ def console_errors():
 @pytest.fixture
 def page(context, server, console_errors):
     opened = console_errors.watch(context.new_page())
-    opened.goto(server.url)
+    opened.goto(server.demo)
     opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     yield opened
     assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"
@@ -135,7 +136,7 @@ def intruder(browser, server):
     other = browser.new_context()
     try:
         opened = other.new_page()
-        opened.goto(server.url)
+        opened.goto(server.demo)
         yield Api(opened, server.url)
     finally:
         other.close()

@@ -76,7 +76,7 @@ def wait_ready(page: Page) -> Page:
 def open_board(context, server, console_errors) -> Page:
     """Another window of the app in `context` (same cookies), watched for errors like `page`."""
     opened = console_errors.watch(context.new_page())
-    opened.goto(server.url)
+    opened.goto(server.demo)
     return wait_ready(opened)
 
 

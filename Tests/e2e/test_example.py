@@ -37,7 +37,7 @@ def example():
 @pytest.fixture
 def todo_page(context, example, console_errors):
     opened = console_errors.watch(context.new_page())
-    opened.goto(example)
+    opened.goto(example + "/boards/demo")
     opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     yield opened
     assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"

@@ -41,7 +41,7 @@ def named_browser(playwright):
 def test_drops_work_on_a_plain_http_lan_origin(named_browser, lan_server, console_errors):
     context = named_browser.new_context(viewport={"width": 1280, "height": 1000})
     page = console_errors.watch(context.new_page())
-    page.goto(f"http://{LAN_NAME}:{lan_server.port}/")
+    page.goto(f"http://{LAN_NAME}:{lan_server.port}/boards/demo")
     page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("typeof crypto.randomUUID") == "undefined"

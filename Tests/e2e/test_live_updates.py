@@ -28,7 +28,7 @@ def other_page(context, server):
     opened.on("pageerror", lambda error: errors.append(str(error)))
     opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     opened.add_init_script(RECORD_SSE)
-    opened.goto(server.url)
+    opened.goto(server.demo)
     opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
     yield opened
     assert errors == [], f"browser errors in the second tab: {errors}"

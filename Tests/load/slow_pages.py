@@ -82,7 +82,7 @@ def main():
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--loaders", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--page", default="/")
+    parser.add_argument("--page", default="/boards/demo")
     args = parser.parse_args()
     database = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-pages-")) / "board.sqlite"
     server, port = start(database)   # seeds the board

@@ -6,12 +6,15 @@ protocol BoardReading {
     func listRecords() throws -> [ListRecord]
     func rowCount(in listID: String) throws -> Int
     func topRows(in listID: String) throws -> [ItemRecord]
+    /// Whether the kit's zones are targets here.
+    var hasZones: Bool { get }
 }
 
 extension BoardSnapshot: BoardReading {
     func listRecords() -> [ListRecord] { lists }
     func rowCount(in listID: String) -> Int { rows(in: listID).count }
     func topRows(in listID: String) -> [ItemRecord] { rows(in: listID) }
+    var hasZones: Bool { true }
 }
 
 extension BoardTransaction: BoardReading {
@@ -20,6 +23,15 @@ extension BoardTransaction: BoardReading {
 }
 
 extension BoardReading {
+    /// The targets of a session: the board's lists and zones, or, for lists dragged by their
+    /// headers, only the board as the collection of its lists.
+    func dropTargets(_ kit: BoardKit, movingLists: Bool) throws -> DropTargets {
+        guard movingLists else { return try dropTargets(kit) }
+        var targets = DropTargets()
+        targets.add(ListTarget(id: BoardKit.listsTargetID, rowCount: try listRecords().count), delegate: ListOrderDropDelegate())
+        return targets
+    }
+
     /// The page's drop targets: each list with the delegate its kind builds for it (a list of
     /// an unregistered kind takes no drops), then the kit's zones.
     func dropTargets(_ kit: BoardKit) throws -> DropTargets {
@@ -30,7 +42,7 @@ extension BoardReading {
             let rows = kind.dropDelegateReadsRows ? try topRows(in: list.id).map(BoardItem.init) : nil
             targets.add(ListTarget(id: list.id, rowCount: count), delegate: kind.dropDelegate(for: BoardList(record: list, rowCount: count, rows: rows)))
         }
-        for zone in kit.zones {
+        for zone in kit.zones where hasZones {
             targets.add(ZoneTarget(id: zone.id), delegate: zone.dropDelegate())
         }
         return targets

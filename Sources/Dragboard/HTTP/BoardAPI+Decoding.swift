@@ -25,7 +25,7 @@ extension BoardAPI.Location {
 }
 
 extension BoardAPI.BeginRequest {
-    enum CodingKeys: String, CodingKey { case token, list, items }
+    enum CodingKeys: String, CodingKey { case token, list, items, board }
 
     /// The most rows one drag may carry.
     static let maximumItems = 500
@@ -35,17 +35,28 @@ extension BoardAPI.BeginRequest {
         token = try container.decodeID(forKey: .token)
         list = try container.decodeID(forKey: .list)
         items = try container.decodeIDs(forKey: .items, limit: Self.maximumItems)
+        board = try container.decodeIDIfPresent(forKey: .board)
     }
 }
 
 extension BoardAPI.ExternalRequest {
-    enum CodingKeys: String, CodingKey { case token, types, files }
+    enum CodingKeys: String, CodingKey { case token, types, files, board }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         token = try container.decodeID(forKey: .token)
         types = try container.decodeMIMETypes(forKey: .types, limit: 32)
         files = try container.decodeMIMETypes(forKey: .files, limit: 16)
+        board = try container.decodeIDIfPresent(forKey: .board)
+    }
+}
+
+extension BoardAPI.JoinRequest {
+    enum CodingKeys: String, CodingKey { case board }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        board = try container.decodeIDIfPresent(forKey: .board)
     }
 }
 

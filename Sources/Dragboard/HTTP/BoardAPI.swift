@@ -94,6 +94,13 @@ enum BoardAPI {
         var token: String
         var list: String
         var items: [String]
+        /// The page's board; the default board when absent.
+        var board: String?
+    }
+
+    /// Another window joins a session: its board's lists become the targets.
+    struct JoinRequest: Codable {
+        var board: String?
     }
 
     struct BeginResponse: Codable {
@@ -111,6 +118,7 @@ enum BoardAPI {
         var token: String
         var types: [String]
         var files: [String]
+        var board: String?
     }
 
     struct UploadResponse: Codable {
@@ -148,7 +156,10 @@ enum BoardAPI {
 
     /// A change to the page, applied by the browser in order.
     struct Change: Codable, Hashable {
-        enum Kind: String, Codable { case remove, insert, replace, zone }
+        /// `resync`: a list was added, renamed, reordered or deleted, so the browser fetches the
+        /// board's lists (rendered with its own form tokens); `title`: the board's new title (in
+        /// `html`, as text); `gone`: the board was deleted.
+        enum Kind: String, Codable { case remove, insert, replace, zone, resync, title, gone }
         var kind: Kind
         var item: String
         var list: String?
@@ -176,6 +187,12 @@ enum BoardAPI {
     struct ListHTML: Codable {
         var id: String
         var html: String
+    }
+
+    /// A live event for viewers of a board that only needs rows taken away.
+    struct LiveChanges: Codable {
+        var version: Int
+        var changes: [Change]
     }
 
     struct BoardResponse: Codable {

@@ -2,24 +2,16 @@ import Foundation
 import MicroHTTP
 
 extension BoardService {
-    /// The board's routes on `router`.
+    /// The boards' routes on `router`: the index at `/`, each board at `/boards/<id>`, and the
+    /// drag-and-drop protocol (whose requests name their board; the default board when not).
     public func addRoutes(to router: inout Router) {
         // Page and whole-board reads grow with the board: the bulk lane keeps them from delaying drops.
-        router.get("/", lane: .bulk) { [self] request in
-            let (token, isNew) = RequestGuard.csrfToken(of: request)
-            var response = Response.html(try page(csrf: token))
-            response.headers["Cache-Control"] = "no-store"
-            if isNew { response.headers["Set-Cookie"] = RequestGuard.cookie(token) }
-            return response
-        }
-        router.get("/api/board", lane: .bulk) { [self] _ in
-            try Self.mapped { .json(try board()) }
+        addBoardRoutes(to: &router)
+        router.get("/api/board", lane: .bulk) { [self] request in
+            try Self.mapped { .json(try board(csrf: RequestGuard.csrfToken(of: request).token)) }
         }
         router.get("/events") { [self] _ in
-            let version = try store.version()
-            return Response(headers: ["Cache-Control": "no-store"], body: .eventStream { [live] stream in
-                live.subscribe(stream, version: version)
-            })
+            try Self.mapped { try events(board: BoardStore.defaultBoardID) }
         }
         router.post("/api/sessions", bodyLimit: 32 * 1024) { [self] request in
             try Self.mapped {
@@ -38,7 +30,8 @@ extension BoardService {
         router.post("/api/sessions/:token/join", bodyLimit: 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try join(request.pathParameters["token"] ?? "", owner: owner))
+                let body = request.body.isEmpty ? BoardAPI.JoinRequest(board: nil) : try request.decode(BoardAPI.JoinRequest.self)
+                return .json(try join(request.pathParameters["token"] ?? "", board: body.board, owner: owner))
             }
         }
         router.post("/api/sessions/:token/files", bodyLimit: Self.maximumImageSize, streamingBody: { [self] request in

@@ -3,8 +3,8 @@ import MicroHTTP
 /// CSRF and origin checks for state-changing requests.
 ///
 /// The page carries the viewer's CSRF token (also set as an HttpOnly, SameSite=Strict cookie);
-/// a write must echo it in `X-CSRF-Token`, and must come from the same origin as far as
-/// `Sec-Fetch-Site` and `Origin` say.
+/// a write must echo it in `X-CSRF-Token` (a plain form: in its `csrf` field), and must come
+/// from the same origin as far as `Sec-Fetch-Site` and `Origin` say.
 enum RequestGuard {
     static let cookieName = "dragboard_csrf"
     static let headerName = "X-CSRF-Token"
@@ -21,13 +21,24 @@ enum RequestGuard {
 
     /// The owner of the request's sessions, once it passed every check.
     static func checkWrite(_ request: Request) throws -> String {
+        try check(request, token: request.headers[headerName])
+    }
+
+    /// ``checkWrite(_:)`` for a plain HTML form, which cannot send a header: the token comes
+    /// in the form's `csrf` field instead; the origin checks are the same.
+    static func checkFormWrite(_ request: Request, fields: [String: String]) throws -> String {
+        try check(request, token: fields["csrf"])
+    }
+
+    /// Same origin as far as `Sec-Fetch-Site` and `Origin` say, and `token` matches the cookie.
+    private static func check(_ request: Request, token: String?) throws -> String {
         if let site = request.headers["Sec-Fetch-Site"], site != "same-origin" {
             throw DragboardError.forbidden("cross-site requests are not allowed")
         }
         if let origin = request.headers["Origin"], let host = request.headers["Host"], origin != "http://\(host)" && origin != "https://\(host)" {
             throw DragboardError.forbidden("the request's origin does not match this server")
         }
-        guard let cookie = request.cookies[cookieName], isWellFormed(cookie), request.headers[headerName] == cookie else {
+        guard let cookie = request.cookies[cookieName], isWellFormed(cookie), token == cookie else {
             throw DragboardError.forbidden("missing or wrong CSRF token; reload the page")
         }
         return cookie

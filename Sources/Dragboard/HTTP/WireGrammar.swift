@@ -1,3 +1,5 @@
+import Foundation
+
 /// The grammar of what a client names and writes, checked while a request body is decoded, so
 /// no handler, store query or engine call ever sees a NUL, a control character or an id that
 /// two layers would read differently (SQLite binds text up to a NUL: `"a"` and `"a\0x"` would
@@ -30,6 +32,26 @@ enum WireGrammar {
             if scalar.value == 0 { return "text must not contain NUL (U+0000)" }
             if isControl(scalar) { return "text must not contain the control character \(hex(scalar))" }
             if isNonCharacter(scalar) { return "text must not contain the non-character \(hex(scalar))" }
+        }
+        return nil
+    }
+
+    /// The longest title of a board, list or row, in characters.
+    static let maximumTitleLength = 500
+
+    /// Why `title` cannot name a board, list or row, or nil: 1 to 500 characters after trimming
+    /// spaces, none of them a control character (not even a line break: a title is one line).
+    static func titleProblem(_ title: String) -> String? {
+        let trimmed = title.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return "the title is empty; type a title" }
+        guard trimmed.count <= maximumTitleLength else {
+            return "the title is \(trimmed.count) characters long; shorten it to \(maximumTitleLength) at most"
+        }
+        if let scalar = trimmed.unicodeScalars.first(where: { $0.value == 0 || $0.value == 0x09 || $0.value == 0x0A || $0.value == 0x0D || isControl($0) }) {
+            return "the title contains the control character \(hex(scalar)); remove it"
+        }
+        if let scalar = trimmed.unicodeScalars.first(where: isNonCharacter) {
+            return "the title contains the non-character \(hex(scalar)); remove it"
         }
         return nil
     }

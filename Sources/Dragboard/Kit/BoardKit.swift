@@ -17,7 +17,8 @@ public struct BoardKit: Sendable {
         }
     }
 
-    /// The registered list kinds, in registration order.
+    /// The registered list kinds, in registration order, then the kit's ``CardsList`` unless
+    /// the app registered a kind with its id: what a new list may be.
     public let listKinds: [any ListKind]
     /// The registered row kinds.
     public let itemKinds: [any ItemKind]
@@ -41,14 +42,15 @@ public struct BoardKit: Sendable {
     /// Declares a board. `types` adds the app's custom types to ``TypeRegistry/standard``.
     public init(lists: [any ListKind], items: [any ItemKind] = [], zones: [any ZoneKind] = [], types: TypeRegistry = .standard,
                 groups: [Group] = [Group(title: "Lists")], seed: (@Sendable (BoardStore) throws -> Void)? = nil) {
-        listKinds = lists
-        itemKinds = items
+        listKinds = lists.contains { $0.id == CardsList.id } ? lists : lists + [CardsList()]
+        // The kit's own card kinds come with it, unless the app registered kinds of those ids.
+        itemKinds = items + [LinkCard(), ImageCard()].filter { kind in !items.contains { $0.id == kind.id } }
         self.zones = zones
-        self.types = types.declaring(Self.itemReference, conformingTo: [.data])
+        self.types = types.declaring(Self.itemReference, conformingTo: [.data]).declaring(Self.listReference, conformingTo: [.data])
         self.groups = groups
         self.seed = seed
-        listKindsByID = Dictionary(lists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        itemKindsByID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        listKindsByID = Dictionary(listKinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        itemKindsByID = Dictionary(itemKinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         zonesByID = Dictionary(zones.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

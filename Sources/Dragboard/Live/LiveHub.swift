@@ -1,24 +1,30 @@
 import MicroHTTP
 import Synchronization
 
-/// Every viewer's Server-Sent Events stream; a committed drop is pushed to all of them.
+/// Every viewer's Server-Sent Events stream, by board; a committed change is pushed to the
+/// viewers of the board it changed.
 public final class LiveHub: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private struct Viewer {
+        var board: String
+        var stream: EventStream
+    }
+
+    private let streams = Mutex<[ObjectIdentifier: Viewer]>([:])
 
     public init() {}
 
-    /// Adds a viewer's stream until its client goes away.
-    func subscribe(_ stream: EventStream, version: Int) {
+    /// Adds a viewer of `board` until its client goes away.
+    func subscribe(_ stream: EventStream, board: String, version: Int) {
         let key = ObjectIdentifier(stream)
-        streams.withLock { $0[key] = stream }
+        streams.withLock { $0[key] = Viewer(board: board, stream: stream) }
         stream.onClose { [weak self] in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
         stream.send(event: "hello", id: String(version), data: "{\"version\":\(version)}")
     }
 
-    /// Sends one event to every viewer; the event id is the board version, so a reconnecting
-    /// browser's `Last-Event-ID` says what it has.
-    func broadcast(event: String, version: Int, json: String) {
-        let all = streams.withLock { Array($0.values) }
+    /// Sends one event to every viewer of `board`; the event id is the board's version, so a
+    /// reconnecting browser's `Last-Event-ID` says what it has.
+    func broadcast(event: String, board: String, version: Int, json: String) {
+        let all = streams.withLock { $0.values.filter { $0.board == board }.map(\.stream) }
         for stream in all where !stream.isClosed {
             stream.send(event: event, id: String(version), data: json)
         }

@@ -4,7 +4,7 @@ import Mustache
 
 /// Renders the board from `Templates/` with swift-mustache; every value is HTML-escaped.
 ///
-/// The kit's templates are `page`, `list` and `row`; a row kind may add a detail template
+/// The kit's templates are `index`, `page`, `list` and `row`; a row kind may add a detail template
 /// (rendered inside its rows) and every zone has its own.
 public struct BoardRenderer: Sendable {
     let library: MustacheLibrary
@@ -16,27 +16,38 @@ public struct BoardRenderer: Sendable {
     public init(templatesDirectory directory: String, kit: BoardKit) async throws {
         library = try await MustacheLibrary(directory: directory)
         self.kit = kit
-        let names = ["page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
     }
 
-    /// The whole page.
-    func page(_ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String) -> String {
+    /// The board index.
+    func index(_ boards: [BoardRecord], csrf: String) -> String {
+        library.render(IndexView(csrf: csrf, boards: boards.map { .init(id: $0.id, title: $0.title) }), withTemplate: "index") ?? ""
+    }
+
+    /// A board's whole page.
+    func page(_ board: BoardRecord, _ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String) -> String {
         var remaining = snapshot.lists
-        let groups = kit.groups.map { group -> GroupView in
+        var groups = kit.groups.map { group -> GroupView in
             let taken = remaining.filter { group.listKinds?.contains($0.kind) ?? true }
             remaining.removeAll { group.listKinds?.contains($0.kind) ?? true }
-            return GroupView(title: group.title, lists: taken.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:)) })
+            return GroupView(title: group.title, lists: taken.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf) })
         }
-        let page = PageView(csrf: csrf, version: snapshot.version, groups: groups, zones: zones.map { zone($0) })
+        if !remaining.isEmpty {   // lists no group takes still show, last
+            groups.append(GroupView(title: "Lists", lists: remaining.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf) }))
+        }
+        let kinds = ([CardsList.id] + kit.listKinds.map(\.id).filter { $0 != CardsList.id }).compactMap { kit.listKind($0) }
+        let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: BoardService.newID(),
+                            listKinds: kinds.map { KindOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) })
         return library.render(page, withTemplate: "page") ?? ""
     }
 
-    /// One list, as swapped in by the browser after a resync.
-    public func list(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord]) -> String {
-        library.render(listView(list, rows: rows, contents: contents), withTemplate: "list") ?? ""
+    /// One list of `board`, as swapped in by the browser after a resync, with the forms of the
+    /// viewer holding `csrf`.
+    public func list(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String) -> String {
+        library.render(listView(list, rows: rows, contents: contents, board: board, csrf: csrf), withTemplate: "list") ?? ""
     }
 
     /// One row, as inserted by the browser after a drop; `contents` are a container's rows.
@@ -49,9 +60,10 @@ public struct BoardRenderer: Sendable {
         library.render(zone, withTemplate: zone.template) ?? ""
     }
 
-    func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord]) -> ListView {
+    func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String) -> ListView {
         ListView(id: list.id, title: list.title, kind: list.kind,
-                 rows: rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : []) })
+                 rows: rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : []) },
+                 form: FormContext(csrf: csrf, boardID: board, op: BoardService.newID()))
     }
 
     func rowView(_ record: ItemRecord, contents: [ItemRecord]) -> RowView {
@@ -63,7 +75,7 @@ public struct BoardRenderer: Sendable {
             detail = library.render(view, withTemplate: template) ?? ""
             while detail.last?.isNewline == true { detail.removeLast() }
         }
-        return RowView(id: item.id, kind: item.kind, title: item.title, detail: detail, drag: dragData(item))
+        return RowView(id: item.id, listID: record.listID, kind: item.kind, title: item.title, detail: detail, drag: dragData(item))
     }
 
     /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`.

@@ -7,6 +7,10 @@ extension PageView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "csrf": csrf
+        case "boardID": boardID
+        case "boardTitle": boardTitle
+        case "op": op
+        case "listKinds": listKinds
         case "version": version
         case "groups": groups
         case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
@@ -38,6 +42,20 @@ extension ListView: MustacheParent {
         case "title": title
         case "kind": kind
         case "rows": rows
+        case "csrf": form.csrf
+        case "boardID": form.boardID
+        case "op": form.op
+        default: nil
+        }
+    }
+}
+
+extension KindOption: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "selected": selected
         default: nil
         }
     }
@@ -47,6 +65,7 @@ extension RowView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
+        case "listID": listID
         case "kind": kind
         case "title": title
         case "detail": detail
@@ -99,6 +118,26 @@ extension ZoneView.Image: MustacheParent {
         switch name {
         case "id": id
         case "name": name
+        default: nil
+        }
+    }
+}
+
+extension IndexView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "csrf": csrf
+        case "boards": boards
+        default: nil
+        }
+    }
+}
+
+extension IndexView.Board: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
         default: nil
         }
     }

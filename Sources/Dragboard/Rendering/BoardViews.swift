@@ -2,6 +2,12 @@ import Foundation
 
 struct PageView {
     var csrf: String
+    var boardID: String
+    var boardTitle: String
+    /// A fresh operation id for each of the page's own forms (a plain form sends it back once).
+    var op: String
+    /// The list kinds a new list may be, the kit's Cards first.
+    var listKinds: [KindOption]
     var version: Int
     var groups: [GroupView]
     /// Each zone, rendered by its own template.
@@ -18,10 +24,28 @@ struct ListView {
     var title: String
     var kind: String
     var rows: [RowView]
+    /// The viewer's form token and a fresh operation id, for the list's own forms; rows
+    /// rendered for every viewer carry neither and point at these forms by id.
+    var form: FormContext
+}
+
+/// What a rendered form needs besides its fields.
+struct FormContext {
+    var csrf: String
+    var boardID: String
+    var op: String
+}
+
+/// A list kind offered by the new-list form.
+struct KindOption {
+    var id: String
+    var title: String
+    var selected: Bool
 }
 
 struct RowView {
     var id: String
+    var listID: String
     var kind: String
     var title: String
     /// The row kind's detail template, rendered (escaped by it).
@@ -52,4 +76,12 @@ struct ZoneView {
         images = try tx.images(in: zone.id).map { Image(id: $0.id, name: $0.name) }
         text = try tx.label(zone.id)
     }
+}
+
+/// The board index: every board, newest activity first.
+struct IndexView {
+    struct Board { var id: String; var title: String }
+
+    var csrf: String
+    var boards: [Board]
 }

@@ -18,10 +18,20 @@ public final class DragSessions: Sendable {
         let started: ContinuousClock.Instant
         /// Data and files of a drop from outside; nil for drags that started in the app.
         let payload: DropPayload?
+        /// The board of the window the session began in.
+        let board: String
+        /// Whether the session drags lists by their headers (its only target is the board).
+        let movesLists: Bool
+        /// The board of the window the drag is over now: another window of the app, on another
+        /// board, joins the session and its lists become the targets.
+        let dropBoard: Mutex<String>
 
-        init(token: String, owner: String, address: String?, engine: SessionEngine, payload: DropPayload?) {
+        init(token: String, owner: String, address: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
             self.token = token
             self.owner = owner
+            self.board = board
+            self.movesLists = movesLists
+            self.dropBoard = Mutex(board)
             self.address = address
             self.engine = Mutex(engine)
             self.started = .now
@@ -40,11 +50,12 @@ public final class DragSessions: Sendable {
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
     /// digits, which survive as part of a DataTransfer type name.
-    func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil) throws -> String {
+    func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil,
+                board: String = BoardStore.defaultBoardID, movesLists: Bool = false) throws -> String {
         guard Self.isWellFormed(token) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
-        let entry = Entry(token: token, owner: owner, address: address, engine: engine, payload: payload)
+        let entry = Entry(token: token, owner: owner, address: address, engine: engine, payload: payload, board: board, movesLists: movesLists)
         let now = ContinuousClock.now
         try entries.withLock { entries in
             let expired = entries.values.filter { now - $0.started >= lifetime }

@@ -21,9 +21,23 @@ extension BoardStore {
     /// `fingerprint` should be a digest of the request (see ``fingerprint(of:)``); it is
     /// computed only when a record is read or written, never for a refusal.
     public func perform(
+        board: String = BoardStore.defaultBoardID,
         operationID: String,
         fingerprint: @autoclosure () -> String,
         stored: (String) -> String = { $0 },
+        _ body: (BoardTransaction) throws -> String
+    ) throws -> OperationResult {
+        try perform(board: board, operationID: operationID, fingerprint: fingerprint(), stored: stored, prepare: { _ in }, body)
+    }
+
+    /// ``perform(board:operationID:fingerprint:stored:_:)`` with `prepare` run first in the
+    /// transaction, only when the operation is new (creating the board it works on, say).
+    func perform(
+        board: String,
+        operationID: String,
+        fingerprint: @autoclosure () -> String,
+        stored: (String) -> String,
+        prepare: (Database) throws -> Void,
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
@@ -39,14 +53,21 @@ extension BoardStore {
                     result = OperationResult(response: row[1], version: row[2], replayed: true)
                     return .commit
                 }
-                let tx = BoardTransaction(db: db, baseVersion: try StoreQueries.version(db))
+                try prepare(db)
+                let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
                 let response = try body(tx)
                 guard tx.hasChanges else {
                     result = OperationResult(response: response, version: tx.baseVersion, replayed: false)
                     return .commit
                 }
-                try Self.setVersion(db, tx.newVersion)
                 let now = Date()
+                try Self.setVersion(db, tx.newVersion, board: board, at: now)
+                var departures: [OperationResult.Departure] = []
+                for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
+                    let version = try StoreQueries.version(db, board: other) + 1
+                    try Self.setVersion(db, version, board: other, at: now)
+                    departures.append(.init(board: other, version: version, items: items))
+                }
                 try db.cachedStatement(sql: """
                     INSERT INTO operation (id, fingerprint, response, version, createdAt)
                     VALUES (?, ?, ?, ?, ?)
@@ -54,7 +75,7 @@ extension BoardStore {
                 if pruning.withLock({ $0.isDue(at: now) }) {
                     try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
                 }
-                result = OperationResult(response: response, version: tx.newVersion, replayed: false)
+                result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
                 return .commit
             }
             guard let result else { throw StoreError.invalid("transaction produced no result") }
@@ -67,20 +88,21 @@ extension BoardStore {
         SHA256.hex(request)
     }
 
-    /// Fills an empty board: creates the lists with their rows (appended in
+    /// Fills the default board when it has no list: creates the lists with their rows (appended in
     /// order) and the contents of container rows (`containers`: container item id →
     /// contents; containers must have explicit ids). Does nothing if any list exists.
     /// Seeding commits as one changing operation (version 0 → 1).
     public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
         try dbQueue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
-                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list") == 0 else { return .commit }
-                let base = try StoreQueries.version(db)
-                let tx = BoardTransaction(db: db, baseVersion: base)
+                let board = Self.defaultBoardID
+                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list WHERE boardID = ?", arguments: [board]) == 0 else { return .commit }
+                let base = try StoreQueries.version(db, board: board)
+                let tx = BoardTransaction(db: db, boardID: board, baseVersion: base)
                 for (list, _) in lists {
                     try db.execute(
-                        sql: "INSERT INTO list (id, title, kind, position) VALUES (?, ?, ?, ?)",
-                        arguments: [list.id, list.title, list.kind, list.position])
+                        sql: "INSERT INTO list (id, title, kind, position, boardID) VALUES (?, ?, ?, ?, ?)",
+                        arguments: [list.id, list.title, list.kind, list.position, board])
                 }
                 for (list, items) in lists where !items.isEmpty {
                     try tx.insert(items, at: Placement(listID: list.id))
@@ -95,7 +117,7 @@ extension BoardStore {
                         pending[container.id] = nil
                     }
                 }
-                if !lists.isEmpty { try Self.setVersion(db, base + 1) }
+                if !lists.isEmpty { try Self.setVersion(db, base + 1, board: board, at: nil) }
                 return .commit
             }
         }
@@ -111,8 +133,9 @@ extension BoardStore {
         }
     }
 
-    static func setVersion(_ db: Database, _ version: Int) throws {
-        try db.cachedStatement(sql: "UPDATE board SET version = ? WHERE id = ?")
-            .execute(arguments: [version, boardID])
+    /// Sets a board's version and, when `date` is given, its last activity.
+    static func setVersion(_ db: Database, _ version: Int, board: String, at date: Date?) throws {
+        try db.cachedStatement(sql: "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?")
+            .execute(arguments: [version, date?.timeIntervalSince1970, board])
     }
 }

@@ -1,33 +1,27 @@
 import GRDB
 
 extension BoardStore {
-    /// The whole board (version, lists, rows and container contents) read in one transaction.
-    public func snapshot() throws -> BoardSnapshot {
+    /// A whole board (version, lists, rows and container contents) read in one transaction.
+    /// - Throws: ``StoreError/unknownBoard(_:)``.
+    public func snapshot(board: String = BoardStore.defaultBoardID) throws -> BoardSnapshot {
+        try read(board: board) { try $0.snapshot() }
+    }
+
+    /// A board's current version (0 for a new board). - Throws: ``StoreError/unknownBoard(_:)``.
+    public func version(board: String = BoardStore.defaultBoardID) throws -> Int {
+        try dbQueue.read { db in try StoreQueries.version(db, board: board) }
+    }
+
+    /// A board's lists ordered by `position, id`.
+    public func lists(board: String = BoardStore.defaultBoardID) throws -> [ListRecord] {
+        try dbQueue.read { db in try StoreQueries.lists(db, board: board) }
+    }
+
+    /// Top-level rows of a list of `board` in display order.
+    /// - Throws: ``StoreError/unknownList(_:)``, also for a list of another board.
+    public func rows(in listID: String, board: String = BoardStore.defaultBoardID) throws -> [ItemRecord] {
         try dbQueue.read { db in
-            let version = try StoreQueries.version(db)
-            let lists = try StoreQueries.lists(db)
-            let items = try StoreQueries.fetchItems(db, """
-                SELECT \(StoreQueries.itemColumns) FROM item ORDER BY listID, containerID, pos, id
-                """, [])
-            return BoardSnapshot(version: version, lists: lists, items: items)
-        }
-    }
-
-    /// The current board version (0 for a new store).
-    public func version() throws -> Int {
-        try dbQueue.read { db in try StoreQueries.version(db) }
-    }
-
-    /// All lists ordered by `position, id`.
-    public func lists() throws -> [ListRecord] {
-        try dbQueue.read { db in try StoreQueries.lists(db) }
-    }
-
-    /// Top-level rows of a list in display order.
-    /// - Throws: ``StoreError/unknownList(_:)``.
-    public func rows(in listID: String) throws -> [ItemRecord] {
-        try dbQueue.read { db in
-            try StoreQueries.requireList(db, listID)
+            try StoreQueries.requireList(db, listID, board: board)
             return try StoreQueries.rows(db, listID: listID, containerID: nil)
         }
     }
@@ -47,8 +41,22 @@ extension BoardStore {
         try dbQueue.read { db in try ids.map { try StoreQueries.requireItem(db, $0) } }
     }
 
-    /// Items changed by operations committed after `version` (deleted items are not reported).
-    public func changedSince(_ version: Int) throws -> [ItemRecord] {
-        try dbQueue.read { db in try StoreQueries.changedSince(db, version) }
+    /// Items of `board` changed by operations committed after `version` (deleted items are not reported).
+    public func changedSince(_ version: Int, board: String = BoardStore.defaultBoardID) throws -> [ItemRecord] {
+        try dbQueue.read { db in try StoreQueries.changedSince(db, version, board: board) }
     }
+}
+
+extension BoardTransaction {
+    /// This board as a whole, as this transaction sees it.
+    public func snapshot() throws -> BoardSnapshot {
+        let items = try StoreQueries.fetchItems(db, """
+            SELECT \(StoreQueries.itemColumns) FROM item WHERE listID IN (SELECT id FROM list WHERE boardID = ?)
+            ORDER BY listID, containerID, pos, id
+            """, [boardID])
+        return BoardSnapshot(version: baseVersion, lists: try lists(), items: items)
+    }
+
+    /// Whether the kit's zones are on this board: they sit on the default board only.
+    public var hasZones: Bool { boardID == BoardStore.defaultBoardID }
 }

@@ -24,6 +24,32 @@ extension BoardTransaction {
             """, arguments: [zoneID, text])
     }
 
+    /// Forgets an image (its file is the caller's to delete once this commits).
+    public func removeImage(_ id: String) throws {
+        try db.execute(sql: "DELETE FROM zoneImage WHERE id = ?", arguments: [id])
+    }
+
+    /// The images rows of a list show (their payload's `image`), before the list is deleted.
+    public func imagesShown(inList listID: String) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT DISTINCT json_extract(payload, '$.image') FROM item
+            WHERE listID = ? AND json_extract(payload, '$.image') IS NOT NULL
+            """, arguments: [listID])
+    }
+
+    /// Forgets those of `ids`, recorded under `zoneID`, that no row shows any more; returns them,
+    /// for the caller to delete their files once the transaction commits.
+    public func forgetUnshownImages(_ ids: [String], zoneID: String) throws -> [String] {
+        var forgotten: [String] = []
+        for id in Set(ids).sorted() {
+            let shown = try Int.fetchOne(db, sql: "SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1", arguments: [id]) != nil
+            guard !shown else { continue }
+            try db.execute(sql: "DELETE FROM zoneImage WHERE id = ? AND zoneID = ?", arguments: [id, zoneID])
+            if db.changesCount > 0 { forgotten.append(id) }
+        }
+        return forgotten
+    }
+
     /// A zone's images, oldest first.
     public func images(in zoneID: String) throws -> [ZoneImageRecord] {
         try ZoneImageRecord.fetchAll(db, sql: """

@@ -12,8 +12,11 @@ import Synchronization
 ///   write transaction per client operation, idempotent by operation id, that
 ///   bumps the board version by exactly one when it changed something.
 public final class BoardStore: Sendable {
-    /// The id of the single board row.
-    static let boardID = "main"
+    /// The board every store has from its creation: the one a database written before boards
+    /// existed becomes, and the one calls that name no board mean.
+    public static let defaultBoardID = "demo"
+    /// Its title until someone renames it.
+    public static let defaultBoardTitle = "Demo board"
     /// Keys longer than this trigger a rebalance of their list or container.
     public static let maxKeyLength = 24
 
@@ -71,7 +74,7 @@ public final class BoardStore: Sendable {
                     id TEXT PRIMARY KEY NOT NULL,
                     version INTEGER NOT NULL
                 );
-                INSERT INTO board (id, version) VALUES ('\(boardID)', 0);
+                INSERT INTO board (id, version) VALUES ('main', 0);
                 CREATE TABLE list (
                     id TEXT PRIMARY KEY NOT NULL,
                     title TEXT NOT NULL,
@@ -117,6 +120,24 @@ public final class BoardStore: Sendable {
                     text TEXT NOT NULL
                 );
                 """)
+        }
+        migrator.registerMigration("v3-boards") { db in
+            // The single board `main` becomes the default board; every list was on it. Migrations
+            // run with foreign keys off, so a column with a reference may get a default.
+            try db.execute(sql: """
+                ALTER TABLE board ADD COLUMN title TEXT NOT NULL DEFAULT '';
+                ALTER TABLE board ADD COLUMN activity REAL NOT NULL DEFAULT 0;
+                UPDATE board SET id = '\(defaultBoardID)' WHERE id = 'main';
+                ALTER TABLE list ADD COLUMN boardID TEXT NOT NULL DEFAULT '\(defaultBoardID)' REFERENCES board(id) ON DELETE CASCADE;
+                CREATE INDEX list_board ON list(boardID, position, id);
+                CREATE INDEX board_activity ON board(activity, id);
+                """)
+            try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [defaultBoardTitle, defaultBoardID])
+        }
+        migrator.registerMigration("v4-card-images") { db in
+            // Which rows show a stored image (a payload's `image`): so an image is forgotten
+            // when the last row showing it goes, without reading every row.
+            try db.execute(sql: "CREATE INDEX item_image ON item(json_extract(payload, '$.image')) WHERE json_extract(payload, '$.image') IS NOT NULL")
         }
         return migrator
     }

@@ -29,6 +29,9 @@ extension BoardTransaction {
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
                 """)
             for (item, key) in zip(items, keys) {
+                if item.listID != gap.listID, let board = try StoreQueries.board(ofList: item.listID, db), board != boardID {
+                    departures.record(item.id, from: board)
+                }
                 try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
                 if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
             }

@@ -25,8 +25,11 @@ extension BoardTransaction {
 
 extension BoardStore {
     /// Runs `body` in one read transaction with the transaction's read methods: a consistent
-    /// view that loads only what `body` asks for (unlike ``snapshot()``, which loads everything).
-    public func read<T>(_ body: (BoardTransaction) throws -> T) throws -> T {
-        try dbQueue.read { db in try body(BoardTransaction(db: db, baseVersion: StoreQueries.version(db))) }
+    /// view of one board that loads only what `body` asks for (unlike ``snapshot(board:)``,
+    /// which loads everything). - Throws: ``StoreError/unknownBoard(_:)``.
+    public func read<T>(board: String = BoardStore.defaultBoardID, _ body: (BoardTransaction) throws -> T) throws -> T {
+        try dbQueue.read { db in
+            try body(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)))
+        }
     }
 }

@@ -25,7 +25,7 @@ extension BoardTransaction {
     func resolve(_ placement: Placement, moving: Set<String>) throws -> Gap {
         let listID = placement.listID
         let containerID = placement.containerID
-        try StoreQueries.requireList(db, listID)
+        try StoreQueries.requireList(db, listID, board: boardID)
         if let containerID { _ = try StoreQueries.requireContainer(db, containerID, in: listID) }
         var count = 0
         if let index = placement.index {

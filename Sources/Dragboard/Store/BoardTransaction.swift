@@ -11,15 +11,22 @@ import GRDB
 /// Rows that a mutating method changes are stamped with ``newVersion``.
 public struct BoardTransaction {
     let db: Database
+    /// The board this operation reads and changes: its lists are the only lists it knows.
+    public let boardID: String
     /// Board version before this operation.
     public let baseVersion: Int
+    /// Other boards whose rows this operation took away (a move across boards): their versions
+    /// advance too, so their viewers learn of it.
+    let departures: Departures
 
     /// SQLite's count of changed rows when the operation began.
     private let changesAtStart: Int
 
-    init(db: Database, baseVersion: Int) {
+    init(db: Database, boardID: String, baseVersion: Int) {
         self.db = db
+        self.boardID = boardID
         self.baseVersion = baseVersion
+        self.departures = Departures()
         self.changesAtStart = db.totalChangesCount
     }
 
@@ -35,14 +42,14 @@ public struct BoardTransaction {
 
     /// All lists ordered by `position, id`.
     public func lists() throws -> [ListRecord] {
-        try StoreQueries.lists(db)
+        try StoreQueries.lists(db, board: boardID)
     }
 
     /// Rows of a list (or of a container row inside it) in display order.
     /// - Throws: ``StoreError/unknownList(_:)``, ``StoreError/unknownItem(_:)`` for
     ///   a missing container, ``StoreError/invalid(_:)`` if the container is in another list.
     public func rows(in listID: String, container: String? = nil) throws -> [ItemRecord] {
-        try StoreQueries.requireList(db, listID)
+        try StoreQueries.requireList(db, listID, board: boardID)
         if let container { _ = try StoreQueries.requireContainer(db, container, in: listID) }
         return try StoreQueries.rows(db, listID: listID, containerID: container)
     }
@@ -55,7 +62,7 @@ public struct BoardTransaction {
     /// Items with `changedVersion > version` (changes committed after `version`,
     /// plus this operation's own changes so far). Deleted items are not reported.
     public func changedSince(_ version: Int) throws -> [ItemRecord] {
-        try StoreQueries.changedSince(db, version)
+        try StoreQueries.changedSince(db, version, board: boardID)
     }
 
     /// Deletes items (and, through the foreign key cascade, their contents).
@@ -85,5 +92,15 @@ public struct BoardTransaction {
         }
         guard let result else { throw StoreError.invalid("savepoint produced no result") }
         return result
+    }
+}
+
+/// Items that left other boards during one operation, by board (internal bookkeeping of a
+/// transaction; never shared across threads).
+final class Departures {
+    private(set) var itemsByBoard: [String: [String]] = [:]
+
+    func record(_ itemID: String, from board: String) {
+        itemsByBoard[board, default: []].append(itemID)
     }
 }

@@ -1,7 +1,9 @@
 /// Errors of the store. A method that throws one has changed nothing, and a
 /// throw out of an operation's body rolls back the whole operation.
 public enum StoreError: Error, Sendable, Equatable {
-    /// No list with this id.
+    /// No board with this id.
+    case unknownBoard(String)
+    /// No list with this id (on the board in question).
     case unknownList(String)
     /// No item with this id.
     case unknownItem(String)

@@ -22,22 +22,31 @@ enum StoreQueries {
         return try Row.fetchOne(statement, arguments: arguments).map(item(from:))
     }
 
-    static func version(_ db: Database) throws -> Int {
+    /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
+    static func version(_ db: Database, board: String) throws -> Int {
         let statement = try db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?")
-        return try Int.fetchOne(statement, arguments: [BoardStore.boardID]) ?? 0
+        guard let version = try Int.fetchOne(statement, arguments: [board]) else { throw StoreError.unknownBoard(board) }
+        return version
     }
 
-    static func lists(_ db: Database) throws -> [ListRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, title, kind, position FROM list ORDER BY position, id").map {
+    static func lists(_ db: Database, board: String) throws -> [ListRecord] {
+        let statement = try db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
+        return try Row.fetchAll(statement, arguments: [board]).map {
             ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
         }
     }
 
-    static func requireList(_ db: Database, _ listID: String) throws {
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ?")
-        guard try Int.fetchOne(statement, arguments: [listID]) != nil else {
+    /// Throws unless `listID` is a list of `board`: a list of another board is unknown here.
+    static func requireList(_ db: Database, _ listID: String, board: String) throws {
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?")
+        guard try Int.fetchOne(statement, arguments: [listID, board]) != nil else {
             throw StoreError.unknownList(listID)
         }
+    }
+
+    /// The board a list belongs to, if the list exists.
+    static func board(ofList listID: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT boardID FROM list WHERE id = ?"), arguments: [listID])
     }
 
     static func item(_ db: Database, _ id: String) throws -> ItemRecord? {
@@ -64,10 +73,11 @@ enum StoreQueries {
             """, [containerID])
     }
 
-    static func changedSince(_ db: Database, _ version: Int) throws -> [ItemRecord] {
+    static func changedSince(_ db: Database, _ version: Int, board: String) throws -> [ItemRecord] {
         try fetchItems(db, """
-            SELECT \(itemColumns) FROM item WHERE changedVersion > ? ORDER BY changedVersion, listID, pos, id
-            """, [version])
+            SELECT \(itemColumns) FROM item WHERE changedVersion > ?
+            AND listID IN (SELECT id FROM list WHERE boardID = ?) ORDER BY changedVersion, listID, pos, id
+            """, [version, board])
     }
 
     /// Checks that a container exists, lives in `listID`, and returns it.

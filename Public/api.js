@@ -1,0 +1,70 @@
+// The protocol client of one board: JSON requests with the page's CSRF token, file uploads with
+// progress, and a queue that keeps at most one request of a drag in flight.
+
+/** The protocol client of one board: every session it begins names the page's board. */
+export function createApi(root, boardID) {
+  const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
+  async function request(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { 'X-CSRF-Token': csrf } : { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw Object.assign(new Error(json?.error?.message ?? `HTTP ${response.status}`), { status: response.status });
+    return json;
+  }
+  return {
+    begin: (body) => request('POST', '/api/sessions', { ...body, board: boardID }),
+    target: (token, body) => request('POST', `/api/sessions/${token}/target`, body),
+    drop: (token, body) => request('POST', `/api/sessions/${token}/drop`, body),
+    end: (token) => request('POST', `/api/sessions/${token}/end`, {}),
+    external: (body) => request('POST', '/api/sessions/external', { ...body, board: boardID }),
+    join: (token) => request('POST', `/api/sessions/${token}/join`, { board: boardID }),
+    board: () => request('GET', `/boards/${encodeURIComponent(boardID)}/api/board`),
+    upload: (token, file, onProgress) => upload(`/api/sessions/${token}/files`, file, csrf, onProgress),
+  };
+}
+
+/** Streams one dropped file to the server with XHR, which reports upload progress. */
+function upload(path, file, csrf, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('X-CSRF-Token', csrf);
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('X-File-Name', encodeURIComponent(file.name).slice(0, 200));
+    xhr.responseType = 'json';
+    xhr.upload.addEventListener('progress', (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); });
+    xhr.addEventListener('load', () => {
+      if (xhr.status === 201) resolve(xhr.response);
+      else reject(Object.assign(new Error(xhr.response?.error?.message ?? `HTTP ${xhr.status}`), { status: xhr.status }));
+    });
+    xhr.addEventListener('error', () => reject(new Error('the upload failed')));
+    xhr.addEventListener('abort', () => reject(new Error('the upload was aborted')));
+    xhr.send(file);
+  });
+}
+
+/**
+ * Session requests run one at a time, in order; a target change that is still waiting is
+ * replaced by the newer one, so there is at most one request in flight and no backlog.
+ */
+export function createRequestQueue() {
+  let chain = Promise.resolve();
+  let waitingTarget = null;
+  return {
+    run(task) {
+      const result = chain.then(task);
+      chain = result.catch(() => {});
+      return result;
+    },
+    target(task) {
+      if (waitingTarget) { waitingTarget.task = task; return; }
+      const slot = { task };
+      waitingTarget = slot;
+      chain = chain.then(() => { waitingTarget = null; return slot.task(); }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// Row selection with the mouse: click, Ctrl/⌘-click to toggle, Shift-click to extend.
+
+export function initSelection(root) {
+  let anchor = null;
+  function rowsOfList(list) { return [...list.querySelectorAll(':scope > .rows > [data-item]')]; }
+  function select(row, on) { row.classList.toggle('is-selected', on); row.setAttribute('aria-selected', String(on)); }
+  function clearOthers(list) {
+    for (const row of root.querySelectorAll('[data-item].is-selected')) {
+      if (row.closest('[data-list]') !== list) select(row, false);
+    }
+  }
+  function onClick(event) {
+    if (event.target.closest('summary, a, button')) return;
+    const row = event.target.closest('[data-list] > .rows > [data-item]');
+    if (!row) return;
+    const list = row.closest('[data-list]');
+    const rows = rowsOfList(list);
+    clearOthers(list);
+    if (event.shiftKey && anchor && rows.includes(anchor)) {
+      const [from, to] = [rows.indexOf(anchor), rows.indexOf(row)].sort((a, b) => a - b);
+      rows.forEach((candidate, index) => select(candidate, index >= from && index <= to));
+    } else if (event.ctrlKey || event.metaKey) {
+      select(row, !row.classList.contains('is-selected'));
+      anchor = row;
+    } else {
+      rows.forEach((candidate) => select(candidate, candidate === row));
+      anchor = row;
+    }
+  }
+  root.addEventListener('click', onClick);
+  return () => root.removeEventListener('click', onClick);
+}
+
+/** The rows a drag of `row` carries: the selection of its list when it includes the row. */
+export function draggedRows(row) {
+  const list = row.closest('[data-list]');
+  if (!row.classList.contains('is-selected')) {
+    for (const selected of document.querySelectorAll('[data-item].is-selected')) {
+      selected.classList.remove('is-selected');
+      selected.setAttribute('aria-selected', 'false');
+    }
+    return [row];
+  }
+  return [...list.querySelectorAll(':scope > .rows > [data-item].is-selected')];
+}

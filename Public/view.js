@@ -1,0 +1,165 @@
+// The board as shown: applies the server's changes exactly once, in version order, and catches
+// up (fetching the board's lists) when it missed one.
+
+export function createView(root, board, api) {
+  const status = root.querySelector('#status');
+  let deferred = [];
+  let dragLive = false;
+
+  const version = () => Number(board.dataset.version);
+
+  function say(message, kind = 'info') {
+    if (!status) return;
+    status.textContent = message ?? '';
+    status.dataset.kind = kind;
+  }
+
+  function rowsOf(list) {
+    return list.querySelector(':scope > .rows');
+  }
+
+  function findRow(id) {
+    return board.querySelector(`[data-list] > .rows > [data-item="${CSS.escape(id)}"]`);
+  }
+
+  function fragment(html) {
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+
+  let leaving = false;
+  /** Leaves the board (it was deleted) once: the answer and the live event both say so. */
+  function leave(to) {
+    if (leaving) return;
+    leaving = true;
+    window.location.assign(to);
+  }
+
+  function applyChange(change) {
+    if (change.kind === 'resync') return false;   // a list changed: fetch the board's lists
+    if (change.kind === 'gone') { leave('/'); return true; }
+    if (change.kind === 'title') {
+      const title = board.querySelector('.board-title');
+      if (title && !title.querySelector('input')) title.textContent = change.html ?? '';
+      document.title = `${change.html ?? ''} · Dragboard`;
+      return true;
+    }
+    if (change.kind === 'zone') {
+      const zone = board.querySelector(`[data-zone="${CSS.escape(change.item)}"]`);
+      const element = fragment(change.html);
+      if (!zone || !element) return false;
+      zone.replaceWith(element);
+      return true;
+    }
+    if (change.kind === 'remove') {
+      findRow(change.item)?.remove();
+      return true;
+    }
+    const list = board.querySelector(`[data-list="${CSS.escape(change.list)}"]`);
+    const element = fragment(change.html);
+    if (!list || !element) return false;
+    if (change.kind === 'replace') {
+      const old = findRow(change.item);
+      if (!old) return false;
+      old.replaceWith(element);
+      return true;
+    }
+    findRow(change.item)?.remove();
+    if (change.after == null) {
+      rowsOf(list).prepend(element);
+      return true;
+    }
+    const after = findRow(change.after);
+    if (!after) return false;
+    after.after(element);
+    return true;
+  }
+
+  /** Applies a server answer (a drop or a live event) exactly once, in version order. */
+  function apply(update) {
+    if (dragLive) { deferred.push(update); return; }
+    if (!update || update.version <= version()) return;
+    if (update.version !== version() + 1) { resync(update.version); return; }
+    for (const change of update.changes ?? []) {
+      if (!applyChange(change)) { resync(update.version); return; }
+    }
+    board.dataset.version = String(update.version);
+    board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));
+  }
+
+  /** Where a board's first list goes: the last group of lists (kits end with the catch-all one). */
+  function lastListGroup() {
+    const groups = [...board.querySelectorAll('.group:not([aria-label="Drop zones"])')];
+    return groups[groups.length - 1] ?? null;
+  }
+
+  /** What has the keyboard focus inside a list (its title or a row), to find again once swapped. */
+  function focusedPlace() {
+    const active = document.activeElement;
+    const list = active?.closest?.('.list[data-list]');
+    if (!list || !board.contains(list)) return null;
+    if (active.matches('.list-title')) return { list: list.dataset.list, selector: ':scope .list-title' };
+    if (active.dataset.item) return { list: list.dataset.list, selector: `[data-item="${CSS.escape(active.dataset.item)}"]` };
+    return null;
+  }
+
+  function restoreFocus(place) {
+    if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+    board.querySelector(`.list[data-list="${CSS.escape(place.list)}"]`)?.querySelector(place.selector)?.focus();
+  }
+
+  let resyncing = null;
+  let known = 0;       // the newest version the server announced: a fetch must reach it
+  let again = false;   // asked, without a version, while a fetch was in flight: its answer may be too old
+  /** Fetches the board's lists, once at a time, until the page shows `atLeast` (when given). */
+  function resync(atLeast) {
+    if (atLeast != null) known = Math.max(known, atLeast);
+    if (dragLive) { deferred.push({ resync: true }); return resyncing; }
+    if (resyncing) { again ||= atLeast == null; return resyncing; }
+    resyncing = api.board().then((state) => {
+      if (state.version < version()) return;   // older than what the page already shows
+      const focus = focusedPlace();
+      // Lists are replaced, added after the list before them, and removed, in the board's order.
+      const kept = new Set(state.lists.map(({ id }) => id));
+      for (const list of board.querySelectorAll('.list[data-list]')) {
+        if (!kept.has(list.dataset.list)) list.remove();
+      }
+      const shown = [...board.querySelectorAll('.list[data-list]')].map((list) => list.dataset.list);
+      const inOrder = shown.join('\n') === state.lists.map(({ id }) => id).filter((id) => shown.includes(id)).join('\n');
+      let previous = null;
+      for (const { id, html } of state.lists) {
+        const list = board.querySelector(`.list[data-list="${CSS.escape(id)}"]`);
+        const element = fragment(html);
+        if (!element) continue;
+        if (list && (inOrder || !previous)) list.replaceWith(element);
+        else {
+          list?.remove();
+          if (previous) previous.after(element);
+          else (lastListGroup() ?? board).prepend(element);
+        }
+        previous = element;
+      }
+      restoreFocus(focus);
+      board.dataset.version = String(state.version);
+      board.dispatchEvent(new CustomEvent('board:changed', { detail: state }));
+    }).finally(() => {
+      resyncing = null;
+      if (again || version() < known) { again = false; resync(); }
+    });
+    return resyncing;
+  }
+
+  /** While a drag is live the dragged row must stay in the DOM: hold updates until it ends. */
+  function holdUpdates(live) {
+    dragLive = live;
+    if (live) return;
+    const pending = deferred;
+    deferred = [];
+    for (const update of pending) {
+      if (update.resync) resync(); else apply(update);
+    }
+  }
+
+  return { board, say, apply, resync, holdUpdates, version, rowsOf };
+}
