@@ -59,13 +59,15 @@ final class TestConnection {
             let result = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard result == 0 else { let code = errno; Glibc.close(fd); throw TestClientError.system("bind", code) }
+            guard result == 0 else { let code = errno; close(); throw TestClientError.system("bind", code) }
         }
         var remote = Self.address(host, port: port)
         let result = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { let code = errno; Glibc.close(fd); throw TestClientError.system("connect", code) }
+        // `close()`, never `Glibc.close(fd)`: a throwing class initializer still runs `deinit`, which
+        // would close the number again, by then perhaps another server's descriptor in this process.
+        guard result == 0 else { let code = errno; close(); throw TestClientError.system("connect", code) }
     }
 
     deinit { close() }
