@@ -4,11 +4,14 @@
 // is answered synchronously and never waits for the network.
 
 import { createApi, createRequestQueue } from './api.js';
+import { createAutoScroll } from './autoscroll.js';
+import { initContainers } from './containers.js';
 import { createFeedback } from './feedback.js';
 import { initForms } from './forms.js';
 import { initLiveUpdates } from './live.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
 import { draggedRows, initSelection } from './selection.js';
+import { createSpringLoader } from './springload.js';
 import { createView } from './view.js';
 
 const SESSION_TYPE = 'application/x-dragboard-session';
@@ -25,6 +28,7 @@ export function init(root = document) {
     initDragAndDrop(root, api, view),
     initLiveUpdates(view, boardID),
     initForms(root, view),
+    initContainers(root),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
@@ -33,6 +37,8 @@ export function init(root = document) {
 
 function initDragAndDrop(root, api, view) {
   const feedback = createFeedback();
+  const spring = createSpringLoader();
+  const autoScroll = createAutoScroll();
   /** The one live drag of this page, or null. */
   let drag = null;
   /** Balances dragenter/dragleave to notice the pointer leaving the window. */
@@ -156,6 +162,7 @@ function initDragAndDrop(root, api, view) {
   function finishForeign(current) {
     if (drag === current) drag = null;
     feedback.clear();
+    stopFollowing();
     if (current.foreign === 'external') current.queue.run(() => api.end(current.token)).catch(() => {});
   }
 
@@ -171,6 +178,7 @@ function initDragAndDrop(root, api, view) {
   function onDragLeave() {
     depth = Math.max(0, depth - 1);
     if (depth !== 0 || !drag) return;
+    stopFollowing();
     switchTarget(null, null);
     if (drag.foreign) finishForeign(drag);
   }
@@ -185,8 +193,20 @@ function initDragAndDrop(root, api, view) {
     if (!target) feedback.clear();
   }
 
+  /** Spring-loading and auto-scroll follow the pointer while a drag is over this page. */
+  function follow(event) {
+    autoScroll.update(event.clientX, event.clientY);
+    spring.hover(event.target);
+  }
+
+  function stopFollowing() {
+    autoScroll.stop();
+    spring.cancel();
+  }
+
   function onDragOver(event) {
     if (!drag) return;
+    follow(event);
     const target = targetOf(event.target);
     if (target !== drag.target) switchTarget(target, event);
     if (!target) {
@@ -216,6 +236,7 @@ function initDragAndDrop(root, api, view) {
     if (!drag) return;
     const target = targetOf(event.target);
     feedback.clear();
+    stopFollowing();
     depth = 0;
     const current = drag;
     const accepted = current.decision.op === 'copy' || current.decision.op === 'move';
@@ -296,6 +317,7 @@ function initDragAndDrop(root, api, view) {
     drag = null;
     depth = 0;
     feedback.clear();
+    stopFollowing();
     current.rows.forEach((element) => element.classList.remove('is-dragging'));
     const dropped = current.dropped ?? Promise.resolve(null);
     current.queue.run(() => dropped)

@@ -10,7 +10,7 @@ extension BoardService {
     /// Applies a performed drop's placements and describes the changes for every viewer.
     /// Images moved into the image folder are appended to `storedFiles`, for the caller to remove if the
     /// transaction rolls back.
-    func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
+    func applyPlacements(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         let listID: String
         switch result.target {
         case .list(let id) where id == BoardKit.listsTargetID: return try applyListOrder(result, tx: tx)
@@ -18,6 +18,7 @@ extension BoardService {
         case .zone(let zoneID): return try applyToZone(zoneID, result, tx: tx, storedFiles: &storedFiles)
         }
         guard let list = try tx.lists().first(where: { $0.id == listID }), let kind = kit.listKind(list.kind) else {
+            if let container = try contentsListContainer(listID, tx: tx) { return try applyToContainer(container, result, tx: tx, storedFiles: &storedFiles) }
             throw DragboardError.notFound("unknown list \(listID)")
         }
         let rows = result.placements.filter { if case .row = $0.destination { true } else { false } }
@@ -58,7 +59,7 @@ extension BoardService {
 
     /// Moves, copies or inserts the placements' items consecutively; returns the ids now at the
     /// destination, the ids that left where they were, and the titles.
-    private func land(_ placements: [DropPlacement], at placement: Placement, in list: ListRecord, kind: any ListKind,
+    func land(_ placements: [DropPlacement], at placement: Placement, in list: ListRecord, kind: any ListKind,
                        tx: BoardTransaction, storedFiles: inout [URL]) throws -> ([String], [String], [String]) {
         let local = placements.compactMap { $0.item.dragItem.localObject as? String }
         if local.count == placements.count {

@@ -85,7 +85,7 @@ extension BoardService {
     /// A stale view pointed at a row by index; find that row again by its id.
     private func rebase(_ location: DropLocation, hoveredItem: String?, target: DropTargetID, tx: BoardTransaction) throws -> DropLocation {
         guard case .row(_, let fraction) = location, case .list(let listID) = target, listID != BoardKit.listsTargetID else { return location }
-        guard let hoveredItem, let index = try tx.index(of: hoveredItem, in: listID) else {
+        guard let hoveredItem, let index = try tx.index(of: hoveredItem, in: listID) ?? tx.index(of: hoveredItem, inContainer: listID) else {
             throw DragboardError.conflict("the row you dropped on has changed since your view; the board was refreshed")
         }
         return .row(index, fraction: fraction)
@@ -102,7 +102,8 @@ extension BoardService {
             return
         }
         for case let id as String in session.items.compactMap(\.localObject) {
-            guard let item = try? tx.item(id), item.listID == source.listID, item.containerID == nil else {
+            // A row dragged out of an open container is still in that container.
+            guard let item = try? tx.item(id), (item.listID == source.listID && item.containerID == nil) || item.containerID == source.listID else {
                 throw DragboardError.conflict("an item you dragged was moved by someone else; the board was refreshed")
             }
         }

@@ -14,6 +14,9 @@ extension BoardService {
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
         if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
+        if let container = try contentsListContainer(request.list, board: board) {
+            return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
+        }
         let (version, list, rowCount, dragged, targets) = try store.read(board: board) { tx in
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in

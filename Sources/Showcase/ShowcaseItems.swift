@@ -12,7 +12,8 @@ struct ToyItem: ItemKind {
     }
 }
 
-/// A toy box: a container row that toys go into (UIKit's insert-into).
+/// A toy box: a container row that toys go into (UIKit's insert-into) and, open, a list of its
+/// toys that take drops at an index and drag out again.
 struct BoxItem: ItemKind {
     static let id = "box"
     var id: String { Self.id }
@@ -25,6 +26,11 @@ struct BoxItem: ItemKind {
 
     func templateValue(named name: String, of item: BoardItem, contents: [BoardItem]) -> Any? {
         name == "countLabel" ? (contents.count == 1 ? "toy" : "toys") : nil
+    }
+
+    /// Open, a box is a list of its toys.
+    func contentsDropDelegate(for container: BoardContainer) -> (any ListDropDelegate)? {
+        BoxContentsDropDelegate(name: container.title)
     }
 }
 

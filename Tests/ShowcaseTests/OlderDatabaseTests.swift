@@ -46,6 +46,7 @@ import Showcase
         #expect(page.contains(#"<p class="label-text">Hello</p>"#))
 
         let targets = try service.store.read { try $0.dropTargets(Showcase.kit) }
-        #expect(targets.ids.count == 6)   // every old list takes drops, and both zones
+        #expect(targets.ids.count == 7)   // every old list takes drops, the old box's contents, and both zones
+        #expect(targets.ids.contains(.list("box-red")))
     }
 }

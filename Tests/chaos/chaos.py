@@ -405,7 +405,7 @@ def expected_places(acks: list[Ack]) -> tuple[dict[str, tuple[int, str, str | No
             for item, list_id in inserts.items():
                 places[item] = (ack.version, list_id, None)
                 html = next(c.get("html") or "" for c in ack.changes if c["kind"] == "insert" and c["item"] == item)
-                created += 1 + html.count("data-contained=")
+                created += html.count("data-item=")  # the row and, for a box, each row inside it
             if boxes and not inserts:
                 created += len(ack.dragged)
     return places, created

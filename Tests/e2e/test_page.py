@@ -3,7 +3,8 @@
 
 def test_page_shows_every_demo_list_with_draggable_rows(page, server):
     lists = page.eval_on_selector_all("[data-list]", "els => els.map(e => e.dataset.list)")
-    assert lists == ["cat-1", "cat-2", "cat-3", "places", "people", "toy-boxes"]
+    # Each toy box's contents are a list of its own, inside the box's row.
+    assert lists == ["cat-1", "cat-2", "cat-3", "places", "people", "toy-boxes", "box-red", "box-blue", "box-green"]
     rows = page.locator("[data-list='cat-1'] [data-item]")
     assert rows.count() == 3
     assert rows.first.get_attribute("draggable") == "true"

@@ -25,12 +25,12 @@ def test_toy_dropped_on_the_middle_of_a_box_goes_into_the_box(page, server):
     red = row(page, "toy-boxes", "Red box")
     expect(red.locator(".count")).to_have_text("2")
     expect(page.locator("[data-drop-into]")).to_have_count(0)
-    expect(red.locator(".box-contents li")).to_have_count(2)
-    expect(red.locator(".box-contents li").last).to_be_hidden()  # the details are closed
+    expect(rows(page, "box-red")).to_have_count(2)
+    expect(rows(page, "box-red").last).to_be_hidden()  # the details are closed
     red.locator("summary").click()
     expect(red.locator("details.box")).to_have_attribute("open", "")
-    expect(red.locator(".box-contents li")).to_have_text(["Rubber duck", "Bell ball"])
-    expect(red.locator(".box-contents li").last).to_be_visible()
+    expect(title_cells(page, "box-red")).to_have_text(["Rubber duck", "Bell ball"])
+    expect(rows(page, "box-red").last).to_be_visible()
     expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer"])
     expect(title_cells(page, "toy-boxes")).to_have_text(["Red box", "Blue box", "Green box"])
 

@@ -26,6 +26,12 @@ public protocol ItemKind: Sendable {
     func plainText(of item: BoardItem) -> String
     /// A value the detail template names that the kit does not know, such as a due date.
     func templateValue(named name: String, of item: BoardItem, contents: [BoardItem]) -> Any?
+    /// For a container whose contents are a list of their own (a folder, a box): the delegate
+    /// deciding drops into its contents at an index, built fresh like a list kind's. `nil` (the
+    /// default) for a container that only takes rows into it as a whole. A container with a
+    /// delegate is a drop target whether or not the page shows it open; its detail template
+    /// gets the contents rendered as a list (`{{{contentsList}}}`) whose rows drag like any row.
+    func contentsDropDelegate(for container: BoardContainer) -> (any ListDropDelegate)?
 }
 
 extension ItemKind {
@@ -35,6 +41,7 @@ extension ItemKind {
     public func html(of item: BoardItem) -> String { "<p><strong>\(HTMLEscaping.escape(item.title))</strong></p>" }
     public func plainText(of item: BoardItem) -> String { item.title }
     public func templateValue(named name: String, of item: BoardItem, contents: [BoardItem]) -> Any? { nil }
+    public func contentsDropDelegate(for container: BoardContainer) -> (any ListDropDelegate)? { nil }
 }
 
 /// What a row whose kind is not registered is: its title, nothing more.

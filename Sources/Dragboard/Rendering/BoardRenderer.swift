@@ -16,7 +16,7 @@ public struct BoardRenderer: Sendable {
     public init(templatesDirectory directory: String, kit: BoardKit) async throws {
         library = try await MustacheLibrary(directory: directory)
         self.kit = kit
-        let names = ["index", "page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
@@ -71,7 +71,12 @@ public struct BoardRenderer: Sendable {
         let kind = kit.itemKind(item.kind)
         var detail = ""
         if let template = kind.detailTemplate {
-            let view = RowDetailView(item: item, kind: kind, contents: contents.map(BoardItem.init))
+            var view = RowDetailView(item: item, kind: kind, contents: contents.map(BoardItem.init))
+            if kit.hasContentsList(item.kind) {
+                // Rows inside render as rows (one level: what a container holds is shown flat).
+                let list = ContentsListView(id: item.id, title: item.title, rows: contents.map { rowView($0, contents: []) })
+                view.contentsList = library.render(list, withTemplate: "contents") ?? ""
+            }
             detail = library.render(view, withTemplate: template) ?? ""
             while detail.last?.isNewline == true { detail.removeLast() }
         }

@@ -83,6 +83,7 @@ extension RowDetailView: MustacheParent {
         case "title": item.title
         case "count": contents.count
         case "contents": contents.map { ContentView(id: $0.id, title: $0.title) }
+        case "contentsList": contentsList
         default: kind.templateValue(named: name, of: item, contents: contents)
         }
     }
@@ -96,6 +97,17 @@ extension RowDetailView: MustacheParent {
             case "title": title
             default: nil
             }
+        }
+    }
+}
+
+extension ContentsListView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "rows": rows
+        default: nil
         }
     }
 }

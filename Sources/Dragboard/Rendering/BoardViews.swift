@@ -59,6 +59,15 @@ struct RowDetailView {
     var item: BoardItem
     var kind: any ItemKind
     var contents: [BoardItem]
+    /// The contents as a list of their own (``ItemKind/contentsDropDelegate(for:)``), rendered.
+    var contentsList = ""
+}
+
+/// A container's contents as a list of their own: a drop target named by the container's id.
+struct ContentsListView {
+    var id: String
+    var title: String
+    var rows: [RowView]
 }
 
 /// A zone's content, as its template sees it.

@@ -15,6 +15,25 @@ extension BoardTransaction {
         return try Int.fetchOne(statement, arguments: [listID, item.pos, item.id])
     }
 
+    /// The display index of a row inside the container `containerID`, or nil if it is not in it (any more).
+    public func index(of id: String, inContainer containerID: String) throws -> Int? {
+        guard let item = try StoreQueries.item(db, id), item.containerID == containerID else { return nil }
+        let statement = try db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM item WHERE listID = ? AND containerID = ? AND (pos, id) < (?, ?)
+            """)
+        return try Int.fetchOne(statement, arguments: [item.listID, containerID, item.pos, item.id])
+    }
+
+    /// The top-level rows of `listID` whose kind is one of `kinds`, in display order.
+    func containerRows(in listID: String, kinds: [String]) throws -> [ItemRecord] {
+        guard !kinds.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
+        return try StoreQueries.fetchItems(db, """
+            SELECT \(StoreQueries.itemColumns) FROM item
+            WHERE listID = ? AND containerID IS NULL AND kind IN (\(marks)) ORDER BY pos, id
+            """, StatementArguments([listID] + kinds))
+    }
+
     /// The id of the row just before `id` in its list or container; nil when it is first.
     public func predecessor(of id: String) throws -> String? {
         let item = try StoreQueries.requireItem(db, id)
