@@ -6,7 +6,9 @@
 import { createApi } from './api.js';
 import { createFeedback } from './feedback.js';
 import { initForms } from './forms.js';
+import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
+import { initMoveMenu } from './menu.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createView } from './view.js';
@@ -25,6 +27,8 @@ export function init(root = document) {
     initDragAndDrop(root, api, view, drags, feedback),
     initLiveUpdates(view, boardID),
     initForms(root, view),
+    initKeyboard(root, view, drags),
+    initMoveMenu(root, view, drags),
     () => feedback.remove(),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());

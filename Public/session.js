@@ -19,7 +19,7 @@
 //   session.setTarget(target, location?)
 //     The current drop target element (`[data-list]`, `[data-zone]`, `[data-lists]`) or null.
 //     Posted asynchronously (at most one request in flight; a waiting one is replaced by a
-//     newer one). `session.onTarget(answer, target)`, when set, hears each server answer.
+//     newer one). `session.onTarget(answer, target, location)`, when set, hears each server answer.
 //   session.decide(target, location, copy) → decision
 //     Synchronously looks the decision up in the table ({ op, intent, reason, destination,
 //     into }), remembers it and draws it (data-drop-* attributes, indicator, badge).
@@ -82,7 +82,7 @@ export function createDragController({ root = document, api, view, feedback }) {
       const wire = wireTarget(target);
       queue.target(() => (session.failed ? null
         : api.target(session.token, { target: wire, location, copy: session.copy })
-          .then((answer) => { session.onTarget?.(answer, target); return answer; })));
+          .then((answer) => { session.onTarget?.(answer, target, location); return answer; })));
       if (!target) feedback.clear();
     };
 

@@ -22,6 +22,13 @@ extension BoardService {
             let target = response.table.targets[index].target
             response.table.targets[index].name = target.list.flatMap { names[$0] } ?? target.zone.flatMap { names["zone:\($0)"] }
         }
+        for index in response.table.targets.indices {
+            let entry = response.table.targets[index]
+            let end = entry.target.list != nil && !entry.runs.isEmpty ? entry.runs[entry.runs.count - 1].proposal : entry.noRow
+            if entry.handled, end.op == .move || end.op == .copy, let name = entry.name {
+                response.table.targets[index].menu = Announcement.destination(name, operation: end.op)
+            }
+        }
         if request.list == BoardKit.listsTargetID { response.table.targets.indices.forEach { response.table.targets[$0].name = "the board" } }
         response.announcement = spoken
         return response

@@ -75,6 +75,9 @@ enum BoardAPI {
         var copy: Variant?
         /// The target's title, for announcements and move-to menus.
         var name: String?
+        /// The target's entry in a move-to menu ("Move to Tom"), present when a drop at its end
+        /// (or, for a zone, on it) would be taken.
+        var menu: String?
     }
 
     struct Table: Codable, Hashable {
