@@ -15,6 +15,13 @@ extension BoardService {
         return item
     }
 
+    /// The title and row count of a target list: a list of the board, or a container's contents.
+    func titledList(_ id: String, tx: BoardTransaction) throws -> (title: String, rowCount: Int)? {
+        if let list = try tx.lists().first(where: { $0.id == id }) { return (list.title, try tx.rowCount(in: list.id)) }
+        guard let container = try contentsListContainer(id, tx: tx) else { return nil }
+        return (container.title, try tx.rowCount(container.listID, container.id))
+    }
+
     /// `dragstart` on rows inside an open container: the container's contents are the source list.
     func beginContainerDrag(_ request: BoardAPI.BeginRequest, from container: ItemRecord, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
         let (version, rowCount, dragged, targets) = try store.read(board: board) { tx in
@@ -34,9 +41,10 @@ extension BoardService {
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
-        return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
-                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
-                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)
+        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
+                                                    allowsMove: dragSession?.allowsMoveOperation ?? false,
+                                                    restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
+                             request: request, board: board)
     }
 
     /// Applies a drop and, when it moved rows out of a container, shows that container again

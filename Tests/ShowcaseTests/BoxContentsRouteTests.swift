@@ -101,4 +101,18 @@ import Testing
         let (toyStatus, _) = try board.post("/api/sessions", ["token": TestBoard.token(), "list": toy, "items": [duck]])
         #expect(toyStatus == 404)
     }
+
+    @Test func aDragInAndOutOfABoxIsAnnouncedWithTheBoxsName() async throws {
+        let board = try await TestBoard()
+        let duck = try #require(try board.store.contents(of: "box-red").first?.id)
+        let token = TestBoard.token()
+        let (status, json) = try board.post("/api/sessions", ["token": token, "list": "box-red", "items": [duck]])
+        #expect(status == 201)
+        #expect(json["announcement"] as? String == "Picked up Rubber duck, 1 of 1 in Red box.")
+        let targets = try #require((json["table"] as? [String: Any])?["targets"] as? [[String: Any]])
+        #expect(targets.first { ($0["target"] as? [String: Any])?["list"] as? String == "box-green" }?["name"] as? String == "Green box")
+        let (targetStatus, answer) = try board.post("/api/sessions/\(token)/target", ["target": ["list": "box-green"], "location": ["row": 1, "fraction": 0.2]])
+        #expect(targetStatus == 200)
+        #expect(answer["announcement"] as? String == "Green box, position 2 of 3: move.")
+    }
 }
