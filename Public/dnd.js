@@ -14,6 +14,7 @@ import { initMoveMenu } from './menu.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createSpringLoader } from './springload.js';
+import { initTouch } from './touch.js';
 import { createView } from './view.js';
 
 /** Starts everything on `root`; returns the cleanup. */
@@ -33,6 +34,7 @@ export function init(root = document) {
     initKeyboard(root, view, drags),
     initMoveMenu(root, view, drags),
     initContainers(root),
+    initTouch(root, view, drags),
     () => feedback.remove(),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
