@@ -40,3 +40,9 @@ export function closedContainerOf(row) {
   const details = list?.parentElement;
   return details instanceof HTMLDetailsElement && !details.open ? details : null;
 }
+
+/** Opens the container whose contents are `target` (a keyboard move onto a closed box's list). */
+export function revealContainer(target) {
+  const details = target?.parentElement;
+  if (target?.dataset.list && details instanceof HTMLDetailsElement && !details.open) details.open = true;
+}

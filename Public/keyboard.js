@@ -18,6 +18,7 @@
 //   Space or Enter                drop (a refusal is said again, with its reason, and nothing drops)
 //   Escape (or leaving the row)   cancel; the focus stays on the row
 
+import { revealContainer } from './containers.js';
 import { resolve, entryFor } from './proposals.js';
 import { draggedRows, setSelected } from './selection.js';
 import { isAccepted } from './session.js';
@@ -89,6 +90,7 @@ export function initKeyboard(root, view, drags) {
     carry.placeIndex = Math.max(0, Math.min(placeIndex, carry.places.length - 1));
     const { location } = carry.places[carry.placeIndex];
     carry.location = location;
+    revealContainer(target);   // a box's contents, chosen from the keyboard, open at once
     carry.session.decide(target, location, false);
     carry.session.setTarget(target, location);
     const marker = location.row == null ? target : view.rowsOf(target).children[location.row];

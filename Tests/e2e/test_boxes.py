@@ -118,3 +118,25 @@ def test_holding_a_drag_over_a_closed_box_opens_it(page, server):
     wait_version(page, before + 1)
     expect(title_cells(page, "box-blue")).to_have_text(["Bell ball"])
     expect(count_of(page, "box-blue")).to_have_text("1")
+
+
+def test_the_keyboard_reaches_a_closed_box_and_opens_it(page, server):
+    before = version(page)
+    bell = row(page, "cat-2", "Bell ball")
+    bell.focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#status")).to_contain_text("Picked up Bell ball")
+    red_contents = list_of(page, "box-red")
+    for _ in range(12):   # target by target, in page order, until the red box's contents
+        page.keyboard.press("ArrowRight")
+        if red_contents.get_attribute("data-drop-operation"):
+            break
+    expect(red_contents).to_have_attribute("data-drop-operation", "move")
+    expect(box(page, "box-red").locator(":scope > details")).to_have_attribute("open", "")
+    expect(page.locator("#status")).to_have_text("Red box, position 1 of 2: move.")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#status")).to_have_text("Red box, position 2 of 2: move.")
+    page.keyboard.press("Space")
+    wait_version(page, before + 1)
+    expect(title_cells(page, "box-red")).to_have_text(["Rubber duck", "Bell ball"])
+    expect(box(page, "box-red").locator(":scope > details")).to_have_attribute("open", "")
