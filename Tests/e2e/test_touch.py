@@ -159,3 +159,15 @@ def test_a_touch_drag_held_over_a_closed_box_opens_it_and_drops_inside(touch):
     assert touch.lift(began["token"])["operation"] == "move"
     wait_version(page, before + 1)
     expect(title_cells(page, "box-blue")).to_have_text(["Bell ball"])
+
+
+def test_a_touch_drag_held_near_the_bottom_of_the_window_scrolls_it(touch):
+    page = touch.page
+    began = touch.long_press(row(page, "cat-2", "Bell ball"))
+    height = page.evaluate("() => window.innerHeight")
+    touch.move(touch.x, height - 12)
+    # The finger stays still; the page scrolls on its own, to its end.
+    page.wait_for_function("() => window.scrollY > 0 && window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1")
+    with page.expect_response(lambda response: is_session_call(response.url, "end") and began["token"] in response.url) as ended:
+        touch.cancel()
+    assert ended.value.json()["operation"] == "cancel"
