@@ -136,3 +136,13 @@ def test_a_selection_travels_together_and_f2_still_renames(page):
     page.keyboard.press("F2")
     expect(page.locator(".inline-edit")).to_be_focused()
     page.keyboard.press("Escape")
+
+
+def test_keys_typed_ahead_of_the_servers_answer_act_in_order(page):
+    before = version(page)
+    row(page, "cat-1", "Ball of yarn").focus()
+    for key in ["Space", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"]:   # no wait for the pick-up answer
+        page.keyboard.press(key)
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer", "Bell ball", "Ball of yarn"])
+    expect(row(page, "cat-2", "Ball of yarn")).to_be_focused()
