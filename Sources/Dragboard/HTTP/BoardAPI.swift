@@ -75,7 +75,7 @@ enum BoardAPI {
         var copy: Variant?
         /// The target's title, for announcements and move-to menus.
         var name: String?
-        /// The target's entry in a move-to menu ("Move to Tom"), present when a drop at its end
+        /// The target's entry in a move-to menu ("Move to Done"), present when a drop at its end
         /// (or, for a zone, on it) would be taken.
         var menu: String?
     }
