@@ -47,6 +47,11 @@ public enum Announcement {
         "\(operation == .copy ? "Copy" : "Move") to \(name)"
     }
 
+    /// "Nothing on this board takes Mug.": a move-to menu without destinations.
+    public static func nowhere(_ titles: [String]) -> String {
+        "Nothing on this board takes \(names(titles))."
+    }
+
     static func names(_ titles: [String]) -> String {
         switch titles.count {
         case 0: return "nothing"

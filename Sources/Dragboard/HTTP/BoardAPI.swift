@@ -117,6 +117,8 @@ enum BoardAPI {
         var table: Table
         /// What a screen reader says on pick-up, composed from the rows' and list's titles.
         var announcement: String?
+        /// Said instead of a move-to menu when no target takes the rows.
+        var nowhere: String?
     }
 
     /// The first `dragenter` of a drag from another app: the types the browser shows (data is
