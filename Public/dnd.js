@@ -9,6 +9,7 @@ import { initForms } from './forms.js';
 import { initLiveUpdates } from './live.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
 import { draggedRows, initSelection } from './selection.js';
+import { initUndo } from './undo.js';
 import { createView } from './view.js';
 
 const SESSION_TYPE = 'application/x-dragboard-session';
@@ -25,6 +26,7 @@ export function init(root = document) {
     initDragAndDrop(root, api, view),
     initLiveUpdates(view, boardID),
     initForms(root, view),
+    initUndo(root, view, boardID),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
@@ -253,7 +255,7 @@ function initDragAndDrop(root, api, view) {
   }
 
   function showDropped(answer) {
-    view.say(answer.message, answer.changes.length ? 'success' : 'info');
+    view.say(answer.message, answer.changes.length ? 'success' : 'info', answer);
     return answer;
   }
 
