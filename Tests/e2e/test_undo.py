@@ -208,3 +208,28 @@ def test_the_history_survives_a_server_restart(page, server):
     wait_version(page, after + 1)
     expect(title_cells(page, "cat-1")).to_have_text(CAT_1)
     expect(title_cells(page, "cat-2")).to_have_text(CAT_2)
+
+
+def test_a_deleted_card_and_a_deleted_list_come_back_in_their_places(page, server):
+    before = version(page)
+    catnip = row(page, "cat-1", "Catnip mouse")
+    catnip_id = catnip.get_attribute("data-item")
+    catnip.hover()
+    catnip.locator('button[data-action="delete"]').click()
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-1")).to_have_text(CAT_1[:2])
+    undo_button(page).click()
+    wait_version(page, before + 2)
+    expect(title_cells(page, "cat-1")).to_have_text(CAT_1)
+    expect(row(page, "cat-1", "Catnip mouse")).to_have_attribute("data-item", catnip_id)
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    list_of(page, "cat-2").locator('form[data-form="delete-list"] button[data-action="delete"]').click()
+    wait_version(page, before + 3)
+    expect(list_of(page, "cat-2")).to_have_count(0)
+    page.locator("h1").click()
+    page.keyboard.press("Control+z")
+    wait_version(page, before + 4)
+    expect(title_cells(page, "cat-2")).to_have_text(CAT_2)
+    lists = page.eval_on_selector_all(".list[data-list]", "lists => lists.map((list) => list.dataset.list)")
+    assert lists.index("cat-2") == lists.index("cat-1") + 1 and lists.index("cat-3") == lists.index("cat-2") + 1, lists
