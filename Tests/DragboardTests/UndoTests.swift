@@ -202,6 +202,21 @@ import Testing
         #expect(try reopened.rows(in: "people").map(\.id) == ["a", "b", "c", "d", "e"])
     }
 
+    @Test func aMoveAcrossBoardsIsUndoneBackAndBothBoardsAdvance() throws {
+        let temp = try TempStore(); defer { temp.remove() }
+        _ = try temp.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
+        try change(temp, board: "b2") { try $0.move(["b", "c"], to: Placement(listID: "ideas")) }
+        let (demo, second) = (try temp.store.version(), try temp.store.version(board: "b2"))
+        let undone = try temp.store.undo(owner: owner, board: "b2")
+        #expect(undone.result.version == second + 1)
+        #expect(undone.result.departures.map(\.board) == [BoardStore.defaultBoardID])
+        #expect(try temp.store.version() == demo + 1)
+        #expect(try temp.ids("people") == ["a", "b", "c", "d", "e"])
+        #expect(try temp.store.rows(in: "ideas", board: "b2").isEmpty)
+    }
+
     @Test func anUndoIsIdempotentByOperationID() throws {
         let temp = try TempStore(); defer { temp.remove() }
         try change(temp) { try $0.move(["a"], to: Placement(listID: "empty")) }
