@@ -124,6 +124,8 @@ extension BoardService {
     private func moveImageFile(_ id: String, from: String, to: String) {
         let source = imagesDirectory.appendingPathComponent(from + id)
         let destination = imagesDirectory.appendingPathComponent(to + id)
+        // Made when first needed: most boards never remove an image.
+        try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: destination)
         try? FileManager.default.moveItem(at: source, to: destination)
     }
@@ -131,7 +133,6 @@ extension BoardService {
     /// Deletes the files of removed images older than the history that could bring them back.
     func pruneRetiredImages(now: Date = Date()) {
         let folder = imagesDirectory.appendingPathComponent("removed")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files {
             let date = (try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? now
