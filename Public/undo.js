@@ -1,33 +1,81 @@
 // Undo and redo of this browser's own changes: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl+Y (not while
-// typing), and "Undo"/"Redo" buttons in the status after each change. The server keeps the
+// typing), and "Undo"/"Redo" buttons after the status message that follows each change (beside
+// the live region, not in it: a screen reader hears the message, and the buttons are focusable). The server keeps the
 // history (per browser, by its cookie) and applies the inverse to the board as it is now; when
 // that no longer makes sense it refuses with a reason, shown here, and nothing changes.
 
 /** Starts undo and redo on the board page `root`; returns the cleanup. */
 export function initUndo(root, view, boardID) {
+  return startUndo(root, view.board, boardID, view.say, (answer) => {
+    if (answer.board === boardID) view.apply(answer);
+  });
+}
+
+/**
+ * Starts undo and redo on the board index `root` (no board: the browser's newest change
+ * anywhere, such as a deleted board); an undone change is shown on its board. Returns the cleanup.
+ */
+export function initIndexUndo(root) {
+  const status = root.querySelector('#status');
+  const say = (message, kind = 'info') => {
+    if (!status) return;
+    status.textContent = message ?? '';
+    status.dataset.kind = kind;
+    actionsOf(status).replaceChildren();
+  };
+  const host = root.querySelector('[data-boards]') ?? root.body;
+  const cleanup = startUndo(root, host, null, say, (answer) => {
+    if (answer.changes?.some((change) => change.kind === 'gone')) window.location.reload();
+    else window.location.assign(`/boards/${encodeURIComponent(answer.board)}`);
+  });
+  fetch('/api/undo', { credentials: 'same-origin' }).then((response) => response.json()).then((state) => {
+    if (!state.undoActionName || status?.textContent) return;
+    say(`Your last change: ${state.undoActionName}.`);
+    offerIn(status, { undo: true, undoName: state.undoActionName });
+  }).catch(() => {});
+  return cleanup;
+}
+
+/** The buttons' place, right after the status message (made once). */
+function actionsOf(status) {
+  let actions = status.nextElementSibling;
+  if (!actions?.classList.contains('status-actions')) {
+    actions = document.createElement('span');
+    actions.className = 'status-actions';
+    status.after(actions);
+  }
+  return actions;
+}
+
+/** Shows the buttons after the status message: what the server says can be undone or redone. */
+function offerIn(status, { undo = false, redo = false, undoName = '', redoName = '' }) {
+  if (!status) return;
+  const actions = actionsOf(status);
+  actions.replaceChildren();
+  for (const [action, label, name, shown] of [['undo', 'Undo', undoName, undo], ['redo', 'Redo', redoName, redo]]) {
+    if (!shown) continue;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'status-action';
+    button.dataset.action = action;
+    button.textContent = label;
+    if (name) button.title = `${label} “${name}”`;
+    actions.append(button);
+  }
+}
+
+function startUndo(root, host, boardID, say, applied) {
   const status = root.querySelector('#status');
   const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
   let pending = null;
+  const view = { say };
 
   function newOp() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
   }
 
-  /** Adds the buttons after the status message: what the server says can be undone or redone. */
-  function offer({ undo = false, redo = false, undoName = '', redoName = '' }) {
-    if (!status) return;
-    for (const [action, label, name, shown] of [['undo', 'Undo', undoName, undo], ['redo', 'Redo', redoName, redo]]) {
-      if (!shown) continue;
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'status-action';
-      button.dataset.action = action;
-      button.textContent = label;
-      if (name) button.title = `${label} “${name}”`;
-      status.append(' ', button);
-    }
-  }
+  const offer = (state) => offerIn(status, state);
 
   /** Asks the server to undo (or redo) this browser's newest change on this board, once at a time. */
   function run(redo) {
@@ -36,14 +84,14 @@ export function initUndo(root, view, boardID) {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
-      body: JSON.stringify({ op: newOp(), board: boardID }),
+      body: JSON.stringify(boardID ? { op: newOp(), board: boardID } : { op: newOp() }),
     }).then(async (response) => {
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) {
         view.say(answer?.error?.message ?? `The server refused (${response.status}).`, 'error');
         return null;
       }
-      if (answer.board === boardID) view.apply(answer);
+      applied(answer);
       view.say(answer.message, 'success');
       offer({ undo: answer.undo?.undoActionName != null, redo: answer.undo?.redoActionName != null,
               undoName: answer.undo?.undoActionName, redoName: answer.undo?.redoActionName });
@@ -58,11 +106,12 @@ export function initUndo(root, view, boardID) {
   /** A change this page made (a drop or an edit that changed something) can be undone. */
   function onStatus(event) {
     const { answer, kind } = event.detail ?? {};
+    if (status) actionsOf(status).replaceChildren();   // a new message: the old offer is stale
     if (kind !== 'error' && answer?.changes?.length && !answer.undo) offer({ undo: true });
   }
 
   function onClick(event) {
-    const button = event.target.closest?.('#status button[data-action="undo"], #status button[data-action="redo"]');
+    const button = event.target.closest?.('.status-actions button[data-action="undo"], .status-actions button[data-action="redo"]');
     if (!button) return;
     event.preventDefault();
     run(button.dataset.action === 'redo');
@@ -84,11 +133,11 @@ export function initUndo(root, view, boardID) {
     }
   }
 
-  view.board.addEventListener('board:status', onStatus);
+  host.addEventListener('board:status', onStatus);
   root.addEventListener('click', onClick);
   document.addEventListener('keydown', onKeyDown);
   return () => {
-    view.board.removeEventListener('board:status', onStatus);
+    host.removeEventListener('board:status', onStatus);
     root.removeEventListener('click', onClick);
     document.removeEventListener('keydown', onKeyDown);
   };

@@ -58,6 +58,30 @@ import Testing
         #expect(try temp.ids("people") == ["a", "b", "c", "n", "d", "e"])
     }
 
+    @Test func aRowThatCameBackWithANewKeyCanBeRedoneAndUndoneAgain() throws {
+        let temp = try TempStore(); defer { temp.remove() }
+        try change(temp, "Move C") { try $0.move(["c"], to: Placement(listID: "empty")) }
+        // Someone else moves c's old previous row to the end: c's old key no longer sorts after it.
+        try temp.op { try $0.move(["b"], to: Placement(listID: "people")) }
+        try temp.store.undo(owner: owner)
+        #expect(try temp.ids("people") == ["a", "d", "e", "b", "c"])
+        try temp.store.redo(owner: owner)
+        #expect(try temp.ids("empty") == ["c"])
+        try temp.store.undo(owner: owner)
+        #expect(try temp.ids("people") == ["a", "d", "e", "b", "c"])
+    }
+
+    @Test func anUndoOnABoardSomeoneElseDeletedIsRefusedAndDropped() throws {
+        let temp = try TempStore(); defer { temp.remove() }
+        _ = try temp.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
+        try change(temp, "Rename", board: "b2") { try $0.renameList("ideas", "Plans") }
+        _ = try temp.store.perform(board: "b2", operationID: "gone", fingerprint: "g") { tx in try tx.deleteBoard(); return "" }
+        #expect(throws: StoreError.self) { try temp.store.undo(owner: owner) }
+        #expect(try temp.store.undoState(owner: owner).canUndo == false)
+    }
+
     @Test func undoRefusesWhenSomeoneElseMovedTheRowSinceAndChangesNothing() throws {
         let temp = try TempStore(); defer { temp.remove() }
         try change(temp, "Move B") { try $0.move(["b"], to: Placement(listID: "links")) }

@@ -19,11 +19,11 @@ def status(page):
 
 
 def undo_button(page):
-    return page.locator('#status button[data-action="undo"]')
+    return page.locator('.status-actions button[data-action="undo"]')
 
 
 def redo_button(page):
-    return page.locator('#status button[data-action="redo"]')
+    return page.locator('.status-actions button[data-action="redo"]')
 
 
 def fit_in_viewport(page, *locators):
@@ -233,3 +233,26 @@ def test_a_deleted_card_and_a_deleted_list_come_back_in_their_places(page, serve
     expect(title_cells(page, "cat-2")).to_have_text(CAT_2)
     lists = page.eval_on_selector_all(".list[data-list]", "lists => lists.map((list) => list.dataset.list)")
     assert lists.index("cat-2") == lists.index("cat-1") + 1 and lists.index("cat-3") == lists.index("cat-2") + 1, lists
+
+
+def test_a_deleted_board_comes_back_from_the_index(context, server, console_errors):
+    from test_boards import add_card, add_list, cards, create_board, open_page
+    page = open_page(context, server.url + "/", console_errors)
+    board = create_board(page, "Errands")
+    add_card(page, add_list(page, "Shop"), "Milk")
+    page.locator(".board-settings summary").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.locator('form[data-form="delete-board"] button[data-action="delete"]').click()
+    expect(page.locator(f'a[data-board-link="{board}"]')).to_have_count(0)
+    expect(status(page)).to_have_text(re.compile("Your last change: Delete the board Errands"))
+
+    with page.expect_navigation():
+        undo_button(page).click()
+    page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    assert page.url.endswith(f"/boards/{board}")
+    expect(page.locator(".board-title")).to_have_text("Errands")
+    shop = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Shop"))
+    expect(shop.locator(":scope > .rows > [data-item] > .title")).to_have_text(["Milk"])
+    page.goto(server.url + "/")
+    expect(page.locator(f'a[data-board-link="{board}"]')).to_have_count(1)

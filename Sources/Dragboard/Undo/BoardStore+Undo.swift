@@ -102,6 +102,10 @@ extension BoardStore {
                 }
                 let changes = try JSONDecoder().decode([UndoChange].self, from: Data(entry.changes.utf8))
                 taken = (entry, changes)
+                let exists = try Int.fetchOne(db, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [entry.board]) != nil
+                if !exists, Self.restoredBoard(changes, redo: redo) == nil {
+                    throw UndoRefusal(reason: "its board was deleted by someone else since")
+                }
                 // A board that comes back must exist before the operation reads its version.
                 if let state = Self.restoredBoard(changes, redo: redo) {
                     try db.execute(sql: "INSERT OR IGNORE INTO board (id, title, version, activity) VALUES (?, ?, ?, ?)",
@@ -110,6 +114,7 @@ extension BoardStore {
             }) { tx in
                 guard let taken else { throw StoreError.invalid("no undo entry") }
                 let effects = try tx.revert(taken.changes, undo: !redo, imageAvailable: imageAvailable)
+                if !effects.rekeyed.isEmpty { try Self.rekey(tx.db, owner: owner, effects.rekeyed) }
                 try tx.db.execute(sql: "UPDATE undoEntry SET undone = ? WHERE seq = ?", arguments: [redo ? 0 : 1, taken.entry.seq])
                 return try respond(tx, effects, taken.entry.actionName)
             }
@@ -119,6 +124,30 @@ extension BoardStore {
             // It will never apply again: drop it, so the next undo reaches the change before it.
             if let found { try dbQueue.write { try $0.execute(sql: "DELETE FROM undoEntry WHERE seq = ?", arguments: [found.seq]) } }
             throw StoreError.conflict("Cannot \(redo ? "redo" : "undo") “\(found?.actionName ?? "")”: \(refusal.reason); nothing was changed.")
+        }
+    }
+
+    /// A row that came back with a new order key: every state of the owner's history that has
+    /// it at its old key gets the new one, so the owner's next undo or redo finds it as expected.
+    static func rekey(_ db: Database, owner: String, _ rekeyed: [String: (old: String, new: String)]) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT seq, changes FROM undoEntry WHERE owner = ?", arguments: [owner]) {
+            let seq: Int64 = row[0]
+            var changes = try JSONDecoder().decode([UndoChange].self, from: Data((row[1] as String).utf8))
+            var touched = false
+            func fix(_ state: inout UndoItemState?) {
+                guard let id = state?.record.id, let keys = rekeyed[id], state?.record.pos == keys.old else { return }
+                state?.record.pos = keys.new
+                touched = true
+            }
+            for index in changes.indices {
+                guard case .item(var before, var after) = changes[index] else { continue }
+                fix(&before)
+                fix(&after)
+                changes[index] = .item(before: before, after: after)
+            }
+            guard touched else { continue }
+            try db.execute(sql: "UPDATE undoEntry SET changes = ? WHERE seq = ?",
+                           arguments: [String(decoding: try JSONEncoder().encode(changes), as: UTF8.self), seq])
         }
     }
 

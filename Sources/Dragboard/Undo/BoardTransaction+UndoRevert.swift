@@ -18,6 +18,9 @@ struct UndoEffects {
     var restoredImages: [String] = []
     /// Images whose records went (their files go to `removed/`).
     var removedImages: [String] = []
+    /// Rows that came back with a new order key (their old one no longer sorted between their
+    /// neighbours): id → (old key, new key). The history's other states of the row learn it.
+    var rekeyed: [String: (old: String, new: String)] = [:]
 }
 
 extension BoardTransaction {
@@ -74,6 +77,7 @@ extension BoardTransaction {
         let placed = try returnPlace(target, skipping: current == nil ? [] : [id])
         var row = target.record
         row.pos = placed
+        if placed != target.record.pos { effects.rekeyed[id] = (target.record.pos, placed) }
         row.changedVersion = newVersion
         try touchBoard(ofList: row.listID)
         guard let current else { return try insertRow(row) }
