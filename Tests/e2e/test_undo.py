@@ -256,3 +256,27 @@ def test_a_deleted_board_comes_back_from_the_index(context, server, console_erro
     expect(shop.locator(":scope > .rows > [data-item] > .title")).to_have_text(["Milk"])
     page.goto(server.url + "/")
     expect(page.locator(f'a[data-board-link="{board}"]')).to_have_count(1)
+
+
+def test_an_image_dropped_on_the_well_is_undone_and_redone_with_its_file(page, server, tmp_path):
+    from data_helpers import ExternalDrag, drop_and_wait, png_bytes, well_images, write
+    content = png_bytes(4, 3)
+    before, count = version(page), well_images(page).count()
+    drag = ExternalDrag(page, files=[write(tmp_path, "orange.png", content)])
+    drag.enter(zone(page, "image-well"))
+    assert drop_and_wait(page, drag)["operation"] == "copy"
+    wait_version(page, before + 1)
+    expect(well_images(page)).to_have_count(count + 1)
+    path = well_images(page).last.evaluate("(img) => new URL(img.src, document.baseURI).pathname")
+
+    page.locator("h1").click()
+    page.keyboard.press("Control+z")
+    wait_version(page, before + 2)
+    expect(well_images(page)).to_have_count(count)
+    assert page.request.get(server.url + path).status == 404
+
+    page.keyboard.press("Control+Shift+z")
+    wait_version(page, before + 3)
+    expect(well_images(page)).to_have_count(count + 1)
+    fetched = page.request.get(server.url + path)
+    assert fetched.status == 200 and fetched.body() == content   # the same bytes came back
