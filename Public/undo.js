@@ -1,8 +1,9 @@
 // Undo and redo of this browser's own changes: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl+Y (not while
 // typing), and "Undo"/"Redo" buttons after the status message that follows each change (beside
-// the live region, not in it: a screen reader hears the message, and the buttons are focusable). The server keeps the
-// history (per browser, by its cookie) and applies the inverse to the board as it is now; when
-// that no longer makes sense it refuses with a reason, shown here, and nothing changes.
+// the live region, not in it: a screen reader hears the message, and the buttons are focusable).
+// The server keeps the history (per browser, by its cookie) and applies the inverse to the board
+// as it is now; when that no longer makes sense it refuses with a reason, shown here, and nothing
+// changes.
 
 /** Starts undo and redo on the board page `root`; returns the cleanup. */
 export function initUndo(root, view, boardID) {
