@@ -15,6 +15,7 @@ import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createSpringLoader } from './springload.js';
 import { initTouch } from './touch.js';
+import { initUndo } from './undo.js';
 import { createView } from './view.js';
 
 /** Starts everything on `root`; returns the cleanup. */
@@ -36,6 +37,7 @@ export function init(root = document) {
     initContainers(root),
     initTouch(root, view, drags),
     () => feedback.remove(),
+    initUndo(root, view, boardID),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
