@@ -5,6 +5,7 @@
 
 import { createApi, createRequestQueue } from './api.js';
 import { createFeedback } from './feedback.js';
+import { nearestGap } from './gaps.js';
 import { initForms } from './forms.js';
 import { initLiveUpdates } from './live.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
@@ -55,8 +56,9 @@ function initDragAndDrop(root, api, view) {
     if (target.dataset.lists) return locateList(target, event);
     if (!target.dataset.list) return { row: null };
     const rows = view.rowsOf(target);
-    const row = event.target instanceof Element ? event.target.closest('[data-item]') : null;
-    if (!rows || !row || row.parentElement !== rows) return { row: null };
+    const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
+    if (!rows) return { row: null };
+    if (!row || row.parentElement !== rows) return nearestGap(rows, event.clientY);
     const box = row.getBoundingClientRect();
     const fraction = box.height > 0 ? Math.min(1, Math.max(0, (event.clientY - box.top) / box.height)) : 0.5;
     return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };
@@ -172,7 +174,8 @@ function initDragAndDrop(root, api, view) {
     depth = Math.max(0, depth - 1);
     if (depth !== 0 || !drag) return;
     switchTarget(null, null);
-    if (drag.foreign) finishForeign(drag);
+    // Chromium turns a refused drop from another app into this dragleave: say why it was refused.
+    if (drag.foreign) { if (drag.refused) sayRefusal(drag.refused); finishForeign(drag); }
   }
 
   function switchTarget(target, event) {
@@ -182,7 +185,8 @@ function initDragAndDrop(root, api, view) {
     const wire = wireTarget(target);
     const current = drag;
     current.queue.target(() => (current.failed ? null : api.target(current.token, { target: wire, location, copy: current.copy })));
-    if (!target) feedback.clear();
+    // Releasing over a refusal sends a dragleave first: the refusal is remembered for the status line.
+    if (!target) { feedback.clear(); drag.refused = drag.decision.reason ? drag.decision : null; drag.decision = NO_DROP; }
   }
 
   function onDragOver(event) {
@@ -190,6 +194,7 @@ function initDragAndDrop(root, api, view) {
     const target = targetOf(event.target);
     if (target !== drag.target) switchTarget(target, event);
     if (!target) {
+      drag.refused = null;
       // Outside every target a foreign drag is refused here too, rather than left to the
       // browser, whose default for a dropped file is to navigate away to it.
       if (drag.foreign) {
@@ -223,7 +228,7 @@ function initDragAndDrop(root, api, view) {
     if (!accepted && !current.foreign && event.target.closest('input, textarea, select')) return;
     if (!target || current.failed || (current.foreign && !accepted)) {
       // A refused foreign drop changes nothing; it only ends this page's part of the session.
-      if (current.foreign) finishForeign(current);
+      if (current.foreign) { sayRefusal(current.refused ?? current.decision); finishForeign(current); }
       return;
     }
     const location = locate(target, event);
@@ -250,6 +255,11 @@ function initDragAndDrop(root, api, view) {
       current.dropped.then((answer) => { if (answer) view.apply(answer); });
       finishForeign(current);
     }
+  }
+
+  /** A refusal's reason stays in the status line after the release; no reason, no message. */
+  function sayRefusal(decision) {
+    view.say(decision?.reason ?? '', decision?.reason ? 'forbidden' : 'info');
   }
 
   function showDropped(answer) {
@@ -308,7 +318,7 @@ function initDragAndDrop(root, api, view) {
         // The server says how the drag ended (never `dropEffect`): a drop taken by another
         // window of this app shows up here, and this page catches up.
         if (outcome.version > view.version()) view.resync(outcome.version);
-        if (!current.dropped && outcome.operation === 'cancel') view.say('');
+        if (!current.dropped && outcome.operation === 'cancel') sayRefusal(current.decision.reason ? current.decision : current.refused);
         root.dispatchEvent(new CustomEvent('board:dragend', { detail: outcome }));
       })
       .catch(() => view.holdUpdates(false));

@@ -1,17 +1,18 @@
 // The board as shown: applies the server's changes exactly once, in version order, and catches
 // up (fetching the board's lists) when it missed one.
 
+import { createStatus } from './status.js';
+
 export function createView(root, board, api) {
-  const status = root.querySelector('#status');
+  const status = createStatus(root.querySelector('#status'));
   let deferred = [];
   let dragLive = false;
 
   const version = () => Number(board.dataset.version);
 
-  function say(message, kind = 'info') {
-    if (!status) return;
-    status.textContent = message ?? '';
-    status.dataset.kind = kind;
+  /** Shows `message` in the status line (see status.js for `actions`). */
+  function say(message, kind = 'info', actions = []) {
+    status.show(message, { kind, actions });
   }
 
   function rowsOf(list) {
@@ -161,5 +162,5 @@ export function createView(root, board, api) {
     }
   }
 
-  return { board, say, apply, resync, holdUpdates, version, rowsOf };
+  return { board, say, status, apply, resync, holdUpdates, version, rowsOf };
 }

@@ -1,0 +1,118 @@
+"""Feedback you can trust (issue 11): what a hover promises is what the drop does, and every
+refusal says why — in the badge while hovering and in the status line after the release.
+
+Drags of this app use the real mouse; drags from other apps are trusted drag events sent
+through the DevTools protocol (`ExternalDrag`). Nothing sleeps: every wait is for a condition."""
+import re
+
+from playwright.sync_api import expect
+
+from data_helpers import ExternalDrag, write
+from helpers import bottom_of, expect_indicator_at, list_of, row, start_drag, title_cells, top_of, version, wait_version
+
+STATUS = "#status"
+
+
+def test_a_drop_in_the_gap_between_two_rows_lands_between_them(page, server):
+    """The issue's case: Scratching post from Luna over Tom, in the 4 px gap between Tom's rows."""
+    first, second = row(page, "cat-2", "Laser pointer"), row(page, "cat-2", "Bell ball")
+    gap_top, gap_bottom = bottom_of(first), top_of(second)
+    assert gap_bottom - gap_top >= 2, f"no gap between the rows: {gap_top}..{gap_bottom}"
+    x = first.bounding_box()["x"] + first.bounding_box()["width"] / 2
+    gap = (gap_top + gap_bottom) / 2
+    before = version(page)
+    drag = start_drag(page, row(page, "cat-3", "Scratching post"))
+    drag.move_to(x, gap, steps=10).move_to(x + 1, gap, steps=1)
+    tom = list_of(page, "cat-2")
+    expect(tom).to_have_attribute("data-drop-operation", "move")
+    expect(tom).to_have_attribute("data-drop-intent", "insert-at")
+    expect_indicator_at(page, gap_bottom, tolerance=5)
+    answer = drag.release()
+    assert answer and answer["operation"] == "move", answer
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer", "Scratching post", "Bell ball"])
+
+
+def test_below_the_last_row_shows_the_append_line_and_appends(page, server):
+    last = row(page, "cat-2", "Bell ball")
+    box = last.bounding_box()
+    below = bottom_of(last) + 6          # the list's padding under its rows
+    before = version(page)
+    drag = start_drag(page, row(page, "cat-3", "Crinkle tunnel"))
+    drag.move_to(box["x"] + box["width"] / 2, below, steps=10).move_to(box["x"] + box["width"] / 2 + 1, below, steps=1)
+    expect(list_of(page, "cat-2")).to_have_attribute("data-drop-intent", "insert-at")
+    expect_indicator_at(page, bottom_of(last), tolerance=5)
+    drag.release()
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer", "Bell ball", "Crinkle tunnel"])
+
+
+def test_a_cancel_says_why_while_hovering_and_after_the_release(page, server):
+    """Two places dragged within Places: the engine's delegate cancels, with its reason."""
+    page.locator('[data-list="places"] [data-item]').nth(0).click()
+    page.locator('[data-list="places"] [data-item]').nth(1).click(modifiers=["Control"])
+    before = version(page)
+    drag = start_drag(page, row(page, "places", "Paris"))
+    drag.hover(row(page, "places", "Kyoto"), "top")
+    places = list_of(page, "places")
+    expect(places).to_have_attribute("data-drop-operation", "cancel")
+    badge = page.locator(".drop-badge")
+    expect(badge).to_be_visible()
+    expect(badge).to_contain_text("Only one place can be moved at a time")
+    drag.release()
+    expect(page.locator(STATUS)).to_contain_text("Only one place can be moved at a time")
+    expect(page.locator(".drop-badge")).to_be_hidden()
+    assert version(page) == before
+
+
+def test_a_box_over_a_cat_is_cancelled_with_its_reason(page, server):
+    drag = start_drag(page, row(page, "toy-boxes", "Blue box"))
+    drag.hover(row(page, "cat-1", "Feather wand"), "top")
+    expect(list_of(page, "cat-1")).to_have_attribute("data-drop-operation", "cancel")
+    expect(page.locator(".drop-badge")).to_contain_text("Whiskers only plays with toys, not with boxes")
+    drag.release()
+    expect(page.locator(STATUS)).to_contain_text("Whiskers only plays with toys, not with boxes")
+
+
+def test_a_forbidden_drop_keeps_its_reason_in_the_status_line(page, server):
+    drag = start_drag(page, row(page, "people", "Ada Lovelace"))
+    drag.hover(row(page, "cat-2", "Bell ball"), "top")
+    expect(list_of(page, "cat-2")).to_have_attribute("data-drop-operation", "forbidden")
+    drag.release()
+    expect(page.locator(STATUS)).to_have_text("Tom only plays with toys, not with people")
+    expect(page.locator(STATUS)).to_have_attribute("data-kind", "forbidden")
+
+
+def external_refusal(page, items=(), files=(), over=None, reason=""):
+    """An external drag over `over`: refused at the hover with `reason`, and its drop posts nothing."""
+    drops = []
+    page.on("request", lambda request: drops.append(request.url) if re.search(r"/api/sessions/\w+/(drop|files)$", request.url) else None)
+    before = version(page)
+    drag = ExternalDrag(page, items=items, files=files)
+    drag.enter(over, "top")
+    target = over.locator("xpath=ancestor-or-self::*[@data-list or @data-zone][1]")
+    expect(target).to_have_attribute("data-drop-operation", re.compile("^(cancel|forbidden)$"))
+    expect(page.locator(".drop-badge")).to_contain_text(reason)
+    drag.drop()
+    expect(page.locator(STATUS)).to_contain_text(reason)
+    expect(page.locator("[data-drop-operation]")).to_have_count(0)
+    assert drops == [], f"a refused drop was still sent: {drops}"
+    assert version(page) == before
+
+
+def test_a_text_file_over_a_cat_is_refused_at_the_hover(page, server, tmp_path):
+    notes = write(tmp_path, "notes.txt", b"a ball of string\n")
+    external_refusal(page, files=[notes], over=row(page, "cat-3", "Crinkle tunnel"),
+                     reason="Luna makes toys from text, not from a file")
+
+
+def test_only_a_uri_list_over_a_cat_is_refused_at_the_hover(page, server):
+    external_refusal(page, items=[("text/uri-list", "https://example.com/toy")], over=row(page, "cat-2", "Bell ball"),
+                     reason="Tom makes toys from text, not from a link")
+
+
+def test_a_png_over_a_cat_says_why(page, server, tmp_path):
+    from data_helpers import png_bytes
+    picture = write(tmp_path, "picture.png", png_bytes())
+    external_refusal(page, files=[picture], over=row(page, "cat-1", "Ball of yarn"),
+                     reason="Whiskers makes toys from text, not from an image")
