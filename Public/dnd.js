@@ -10,6 +10,7 @@ import { initForms } from './forms.js';
 import { initLiveUpdates } from './live.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
 import { draggedRows, initSelection } from './selection.js';
+import { signatureOf, watchForEndedDrags } from './stale.js';
 import { createView } from './view.js';
 
 const SESSION_TYPE = 'application/x-dragboard-session';
@@ -99,7 +100,21 @@ function initDragAndDrop(root, api, view) {
       .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
   }
 
+  /** A drag of this page whose end never came, or a foreign one that ended unseen: reset now. */
+  function abandon() {
+    if (!drag) return;
+    const current = drag;
+    depth = 0;
+    if (current.foreign) { finishForeign(current); return; }
+    drag = null;
+    feedback.clear();
+    current.rows.forEach((element) => element.classList.remove('is-dragging'));
+    view.holdUpdates(false);
+    current.queue.run(() => api.end(current.token)).catch(() => {});
+  }
+
   function onDragStart(event) {
+    abandon();   // a new drag always starts clean
     const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
     const header = !row && event.target instanceof Element ? event.target.closest('.list[data-list] > .list-header') : null;
     if (header) { startListDrag(event, header.parentElement); return; }
@@ -139,7 +154,7 @@ function initDragAndDrop(root, api, view) {
     const queue = createRequestQueue();
     drag = {
       token, rows: [], queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null,
-      copy: false, foreign: sessionType ? 'joined' : 'external',
+      copy: false, foreign: sessionType ? 'joined' : 'external', signature: signatureOf(event.dataTransfer),
     };
     const current = drag;
     const begin = sessionType
@@ -163,6 +178,8 @@ function initDragAndDrop(root, api, view) {
 
   function onDragEnter(event) {
     depth += 1;
+    // Other things dragged in than the drag this page holds: that one ended unseen; start afresh.
+    if (drag?.foreign && signatureOf(event.dataTransfer) !== drag.signature) { finishForeign(drag); depth = 1; }
     if (!drag) startForeign(event);
     if (!drag) return;
     // The same decision as dragover: a target becomes the drop target only if dragenter is
@@ -170,9 +187,13 @@ function initDragAndDrop(root, api, view) {
     onDragOver(event);
   }
 
-  function onDragLeave() {
+  function onDragLeave(event) {
     depth = Math.max(0, depth - 1);
-    if (depth !== 0 || !drag) return;
+    // Where the browser names the element entered next, it decides: counting alone is fooled by
+    // a drag that ended unseen (its last element still gets a dragleave when the next one enters).
+    const next = event.relatedTarget;
+    if (next instanceof Node && document.documentElement.contains(next)) return;
+    if ((next == null && depth !== 0) || !drag) return;
     switchTarget(null, null);
     // Chromium turns a refused drop from another app into this dragleave: say why it was refused.
     if (drag.foreign) { if (drag.refused) sayRefusal(drag.refused); finishForeign(drag); }
@@ -324,6 +345,8 @@ function initDragAndDrop(root, api, view) {
       .catch(() => view.holdUpdates(false));
   }
 
+  // Only a foreign drag can end unseen: this page's own drags always get their dragend.
+  const stopWatching = watchForEndedDrags(() => { if (drag?.foreign) abandon(); });
   const listeners = [
     ['dragstart', onDragStart], ['dragenter', onDragEnter], ['dragleave', onDragLeave],
     ['dragover', onDragOver], ['drop', onDrop], ['dragend', onDragEnd],
@@ -331,6 +354,7 @@ function initDragAndDrop(root, api, view) {
   listeners.forEach(([type, listener]) => root.addEventListener(type, listener));
   return () => {
     listeners.forEach(([type, listener]) => root.removeEventListener(type, listener));
+    stopWatching();
     feedback.remove();
   };
 }

@@ -144,7 +144,9 @@ def test_a_text_file_is_refused_while_hovering(page, server, files):
     well = zone(page, "image-well")
     drag = ExternalDrag(page, files=[files.text])
     drag.enter(well)
-    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    # Forbidden with the well's reason (issue 11: a refusal says why).
+    expect(well).to_have_attribute("data-drop-operation", "forbidden")
+    expect(page.locator(".drop-badge--forbidden")).to_have_text("⊘ Only images go here: PNG, JPEG, GIF or WebP")
     expect(page.locator(".drop-badge--copy")).to_be_hidden()
     drag.leave_window()
 
@@ -163,8 +165,9 @@ def test_a_refused_file_released_over_the_well_stores_nothing_and_the_next_drag_
     well = zone(page, "image-well")
     refused = ExternalDrag(page, files=[files.text])
     refused.enter(well)
-    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    expect(well).to_have_attribute("data-drop-operation", "forbidden")
     refused.drop()
+    expect(page.locator("#status")).to_have_text("Only images go here: PNG, JPEG, GIF or WebP")
     assert api_version(page, server) == before
     assert uploads == []
 
