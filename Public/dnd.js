@@ -4,6 +4,7 @@
 // is answered synchronously and never waits for the network.
 
 import { createApi, createRequestQueue } from './api.js';
+import { initConnection } from './connection.js';
 import { createFeedback } from './feedback.js';
 import { nearestGap } from './gaps.js';
 import { initForms } from './forms.js';
@@ -27,6 +28,7 @@ export function init(root = document) {
     initDragAndDrop(root, api, view),
     initLiveUpdates(view, boardID),
     initForms(root, view),
+    initConnection(board, { probe: api.board, onBack: () => view.resync() }),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
@@ -97,7 +99,7 @@ function initDragAndDrop(root, api, view) {
     const current = drag;
     queue.run(() => api.begin({ token, list: '_board', items: [list.dataset.list] }))
       .then((answer) => { current.table = answer.table; current.version = answer.version; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+      .catch((error) => { current.failed = error.message; view.say(error.message, 'error'); });
   }
 
   /** A drag of this page whose end never came, or a foreign one that ended unseen: reset now. */
@@ -137,7 +139,7 @@ function initDragAndDrop(root, api, view) {
     const current = drag;
     queue.run(() => api.begin({ token, list: list.dataset.list, items: rows.map((element) => element.dataset.item) }))
       .then((answer) => { current.table = answer.table; current.version = answer.version; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+      .catch((error) => { current.failed = error.message; view.say(error.message, 'error'); });
   }
 
   /**
@@ -166,7 +168,7 @@ function initDragAndDrop(root, api, view) {
       });
     queue.run(begin)
       .then((answer) => { current.table = answer.table; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+      .catch((error) => { current.failed = error.message; view.say(error.message, 'error'); });
   }
 
   /** A foreign drag is over once it is dropped or leaves the window; only ours posts its end. */
@@ -226,7 +228,7 @@ function initDragAndDrop(root, api, view) {
     }
     drag.copy = event.altKey;
     drag.location = locate(target, event);
-    const decision = drag.failed ? NO_DROP : resolve(drag.table, entryFor(drag.table, target), drag.location, drag.copy);
+    const decision = drag.failed ? { ...NO_DROP, reason: drag.failed } : resolve(drag.table, entryFor(drag.table, target), drag.location, drag.copy);
     drag.decision = decision;
     const accepted = decision.op === 'copy' || decision.op === 'move';
     // A foreign drag is always cancelled, refusals included: Chromium sends neither drop nor
@@ -290,7 +292,8 @@ function initDragAndDrop(root, api, view) {
 
   function dropFailed(target) {
     return (error) => {
-      view.say(error.message, 'error');
+      // Unacknowledged is not done: nothing moves on the page until the server answers.
+      view.say(error.offline ? 'Not dropped: the server can’t be reached. The board catches up when it is back.' : error.message, 'error');
       const status = target?.querySelector('.well-status');
       if (status) status.textContent = error.message;
       if (error.status === 409) view.resync();
