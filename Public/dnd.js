@@ -12,6 +12,7 @@ import { initLiveUpdates } from './live.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
 import { draggedRows, initSelection } from './selection.js';
 import { signatureOf, watchForEndedDrags } from './stale.js';
+import { uploadFiles } from './uploads.js';
 import { createView } from './view.js';
 
 const SESSION_TYPE = 'application/x-dragboard-session';
@@ -167,7 +168,7 @@ function initDragAndDrop(root, api, view) {
         files: items.filter((item) => item.kind === 'file').map((item) => item.type),
       });
     queue.run(begin)
-      .then((answer) => { current.table = answer.table; })
+      .then((answer) => { current.table = answer.table; current.uploads = answer.uploads; })
       .catch((error) => { current.failed = error.message; view.say(error.message, 'error'); });
   }
 
@@ -267,9 +268,13 @@ function initDragAndDrop(root, api, view) {
         .map((type) => [type, transfer.getData(type)]);
       const files = [...transfer.files];
       current.dropped = current.queue.run(async () => {
-        body.files = await uploadAll(current, target, files);
+        const { ids, refused } = await uploadFiles(api, current.token, files, current.uploads, target);
+        current.refusedFiles = refused;
+        // Every file refused and nothing else carried: no drop to make, only the reasons to say.
+        if (files.length > 0 && !ids.some(Boolean) && body.data.length === 0) throw new Error(refused.join(' '));
+        body.files = ids;
         return api.drop(current.token, body);
-      }).then(showDropped, dropFailed(target));
+      }).then((answer) => showDropped(answer, current.refusedFiles), dropFailed(target));
     } else {
       current.dropped = current.queue.run(() => api.drop(current.token, body)).then(showDropped, dropFailed(target));
     }
@@ -285,8 +290,9 @@ function initDragAndDrop(root, api, view) {
     view.say(decision?.reason ?? '', decision?.reason ? 'forbidden' : 'info');
   }
 
-  function showDropped(answer) {
-    view.say(answer.message, answer.changes.length ? 'success' : 'info');
+  /** The drop's answer, and which dropped files were left out and why. */
+  function showDropped(answer, refused = []) {
+    view.say([answer.message, ...refused].join(' '), answer.changes.length ? 'success' : 'info');
     return answer;
   }
 
@@ -299,29 +305,6 @@ function initDragAndDrop(root, api, view) {
       if (error.status === 409) view.resync();
       return null;
     };
-  }
-
-  /** Uploads the dropped files one by one, showing progress in the target when it has a meter. */
-  async function uploadAll(current, target, files) {
-    const meter = target.querySelector('.well-progress');
-    const status = target.querySelector('.well-status');
-    if (status) status.textContent = '';
-    const ids = [];
-    try {
-      for (const [index, file] of files.entries()) {
-        const answer = await api.upload(current.token, file, (fraction) => {
-          if (!meter) return;
-          const percent = Math.round(((index + fraction) / files.length) * 100);
-          meter.hidden = false;
-          meter.querySelector('progress').value = percent;
-          meter.querySelector('.well-percent').textContent = `${percent}%`;
-        });
-        ids.push(answer.file);
-      }
-    } finally {
-      if (meter) meter.hidden = true;
-    }
-    return ids;
   }
 
   function onDragEnd() {

@@ -34,7 +34,8 @@ extension BoardService {
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload, board: board)
-        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table)
+        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table,
+                                      uploads: .init(types: ImageFormat.allCases.map(\.rawValue), maxBytes: Self.maximumImageSize))
     }
 
     /// Another window of this app recognised the session's type in a drag: it gets the same

@@ -116,3 +116,39 @@ def test_a_png_over_a_cat_says_why(page, server, tmp_path):
     picture = write(tmp_path, "picture.png", png_bytes())
     external_refusal(page, files=[picture], over=row(page, "cat-1", "Ball of yarn"),
                      reason="Whiskers makes toys from text, not from an image")
+
+
+def test_a_drop_mixing_an_image_and_a_text_file_takes_the_image_and_names_the_refused_file(page, server, tmp_path):
+    from data_helpers import drop_and_wait, png_bytes, well_images, zone
+    picture = write(tmp_path, "kitten.png", png_bytes())
+    notes = write(tmp_path, "notes.txt", b"not a picture\n")
+    before, count = version(page), well_images(page).count()
+    well = zone(page, "image-well")
+    drag = ExternalDrag(page, files=[notes, picture])
+    drag.enter(well)
+    expect(well).to_have_attribute("data-drop-operation", "copy")
+    answer = drop_and_wait(page, drag)
+    assert answer["operation"] == "copy", answer
+    wait_version(page, before + 1)
+    expect(well_images(page)).to_have_count(count + 1)
+    expect(page.locator(STATUS)).to_contain_text("notes.txt was not added: it is not a PNG, JPEG, GIF or WebP image.")
+
+
+def test_a_fake_png_is_caught_at_the_drop_and_says_so_in_words(page, server, tmp_path, console_errors):
+    from data_helpers import REFUSED_UPLOAD, is_upload, well_images, zone
+    console_errors.expect(*REFUSED_UPLOAD)   # Chromium's own line for the refused request
+    fake = write(tmp_path, "photo.png", b"this is text, not a picture\n" * 4)
+    before, count = version(page), well_images(page).count()
+    well = zone(page, "image-well")
+    drag = ExternalDrag(page, files=[fake])
+    drag.enter(well)
+    expect(well).to_have_attribute("data-drop-operation", "copy")   # its type looks fine at the hover
+    with page.expect_response(is_upload) as uploaded:
+        drag.drop()
+    assert uploaded.value.status == 415
+    expect(page.locator(STATUS)).to_have_text(
+        "photo.png was not added: its contents are not a PNG, JPEG, GIF or WebP image, whatever its name says "
+        "(a file’s contents can only be checked once it is dropped).")
+    expect(page.locator(STATUS)).to_have_attribute("data-kind", "error")
+    expect(well_images(page)).to_have_count(count)
+    assert version(page) == before
