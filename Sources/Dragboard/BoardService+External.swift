@@ -16,6 +16,11 @@ extension BoardService {
             var provider = ItemProvider()
             let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
             provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).url }
+            provider.registerDataRepresentation(forTypeIdentifier: UploadedFileName.typeIdentifier, visibility: .ownProcess) { progress in
+                let name = Data(try payload.file(at: index).name.utf8)
+                progress.complete(Int64(name.count))
+                return name
+            }
             items.append(DragItem(itemProvider: provider))
         }
         var strings = ItemProvider()
