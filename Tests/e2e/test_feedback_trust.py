@@ -152,3 +152,16 @@ def test_a_fake_png_is_caught_at_the_drop_and_says_so_in_words(page, server, tmp
     expect(page.locator(STATUS)).to_have_attribute("data-kind", "error")
     expect(well_images(page)).to_have_count(count)
     assert version(page) == before
+
+
+def test_a_text_file_over_a_cards_list_is_refused_at_the_hover(page, server, tmp_path):
+    """The kit's own list kind refuses at the hover what its drop would refuse."""
+    page.locator('form[data-form="new-list"] input[name="title"]').fill("Inbox")
+    page.locator('form[data-form="new-list"] select[name="kind"]').select_option("cards")
+    before = version(page)
+    page.locator('form[data-form="new-list"] button[type="submit"]').click()
+    wait_version(page, before + 1)
+    inbox = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Inbox"))
+    notes = write(tmp_path, "notes.txt", b"groceries\n")
+    external_refusal(page, files=[notes], over=inbox.locator(":scope > .rows"),
+                     reason="Cards are made from text, links or images, not from a file")

@@ -8,9 +8,12 @@ extension DropSession {
     /// Only strings count: a file from another app is uploaded only when it is an image, so a
     /// `.txt` file is never read as text, however its type conforms. This is what lets a hover
     /// refuse what the drop would refuse, from the types the browser shows during the drag.
-    public func unreadableItems(as types: [TypeIdentifier]) -> String? {
+    /// `files`: the types a file may have and still be taken (images, for a target that keeps them).
+    public func unreadableItems(as types: [TypeIdentifier], orFilesOf files: [TypeIdentifier] = []) -> String? {
         let unreadable = items.filter { item in
-            !item.itemProvider.representations.contains { !$0.isFile && registry.conforms($0.typeIdentifier, toAnyOf: types) }
+            !item.itemProvider.representations.contains { representation in
+                registry.conforms(representation.typeIdentifier, toAnyOf: representation.isFile ? files : types)
+            }
         }
         guard let first = unreadable.first else { return nil }
         let several = unreadable.count > 1
