@@ -44,7 +44,7 @@ export function initConnection(board, { probe, onBack }) {
   function schedule() {
     clearTimeout(timer);
     const delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
-    text.textContent = `Offline: the server can’t be reached. Your board is shown as last seen; drops wait until it is back. Trying again in ${Math.round(delay / 1000)} s.`;
+    text.textContent = `Offline: the server can’t be reached. The board is shown as last seen; nothing can be saved until it is back. Trying again in ${Math.round(delay / 1000)} s.`;
     timer = setTimeout(check, delay);
   }
 
