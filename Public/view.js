@@ -1,18 +1,19 @@
 // The board as shown: applies the server's changes exactly once, in version order, and catches
 // up (fetching the board's lists) when it missed one.
 
-import { createStatus } from './status.js';
-
 export function createView(root, board, api) {
-  const status = createStatus(root.querySelector('#status'));
+  const status = root.querySelector('#status');
   let deferred = [];
   let dragLive = false;
 
   const version = () => Number(board.dataset.version);
 
-  /** Shows `message` in the status line (see status.js for `actions`). */
-  function say(message, kind = 'info', actions = []) {
-    status.show(message, { kind, actions });
+  /** Shows a message; `answer` is the server's answer to this page's own change, if it was one. */
+  function say(message, kind = 'info', answer = null) {
+    if (!status) return;
+    status.textContent = message ?? '';
+    status.dataset.kind = kind;
+    board.dispatchEvent(new CustomEvent('board:status', { detail: { message, kind, answer } }));
   }
 
   function rowsOf(list) {
@@ -162,5 +163,5 @@ export function createView(root, board, api) {
     }
   }
 
-  return { board, say, status, apply, resync, holdUpdates, version, rowsOf };
+  return { board, say, apply, resync, holdUpdates, version, rowsOf };
 }

@@ -73,6 +73,11 @@ enum BoardAPI {
         var runs: [Run]
         var noRow: Proposal
         var copy: Variant?
+        /// The target's title, for announcements and move-to menus.
+        var name: String?
+        /// The target's entry in a move-to menu ("Move to Done"), present when a drop at its end
+        /// (or, for a zone, on it) would be taken.
+        var menu: String?
     }
 
     struct Table: Codable, Hashable {
@@ -110,6 +115,10 @@ enum BoardAPI {
         var allowsMove: Bool
         var restricted: Bool
         var table: Table
+        /// What a screen reader says on pick-up, composed from the rows' and list's titles.
+        var announcement: String?
+        /// Said instead of a move-to menu when no target takes the rows.
+        var nowhere: String?
         /// For a drag from another app: which files the server takes, so the browser refuses the
         /// others with a reason before sending a byte.
         var uploads: Uploads? = nil
@@ -146,6 +155,8 @@ enum BoardAPI {
         var handled: Bool
         var proposal: Proposal?
         var destination: Int?
+        /// The target and what a drop there would do, in words (with a refusal's reason).
+        var announcement: String?
     }
 
     struct DropRequest: Codable {
@@ -191,6 +202,8 @@ enum BoardAPI {
         var operation: DropOperation
         var target: Target?
         var version: Int
+        /// Said when the session ended without a drop.
+        var announcement: String?
     }
 
     struct ListHTML: Codable {
