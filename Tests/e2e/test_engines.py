@@ -1,0 +1,106 @@
+"""Every engine users have: a row moves between two lists in WebKitGTK (Safari's engine, in
+MiniBrowser), Firefox ESR and Chromium, dragged with a real X mouse in a virtual display (see
+`engines.py` for why a real pointer), confirmed by the server and by the page, with no
+JavaScript error. Each test starts its browser and stops it; the display is shared."""
+import json
+import urllib.request
+from html.parser import HTMLParser
+
+import pytest
+
+from engines import ENGINES, Browser, Display
+
+READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
+
+
+@pytest.fixture(scope="module")
+def display():
+    shown = Display().start()
+    yield shown
+    shown.stop()
+
+
+@pytest.fixture(params=ENGINES)
+def window(request, display):
+    opened = Browser(request.param, display)
+    yield opened
+    opened.close()
+
+
+VOID = ("input", "img", "br", "hr", "meta", "link", "source", "wbr")
+
+
+class _Lists(HTMLParser):
+    """The titles of each list's own rows in the server's rendered fragments (a box's contents
+    belong to the box's own list)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lists: dict[str, list[str]] = {}
+        self.stack: list[str | None] = []   # per open element: the list it opens, if any
+        self.in_title = False
+
+    def handle_starttag(self, tag, attributes):
+        attributes = dict(attributes)
+        self.stack.append(attributes.get("data-list"))
+        if attributes.get("data-list"):
+            self.lists.setdefault(attributes["data-list"], [])
+        self.in_title = tag == "span" and attributes.get("class") == "title"
+        if tag in VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if self.stack:
+            self.stack.pop()
+        self.in_title = False
+
+    def handle_data(self, data):
+        owner = next((list_id for list_id in reversed(self.stack) if list_id), None)
+        if self.in_title and owner:
+            self.lists[owner].append(data)
+
+
+def server_lists(board_url: str) -> tuple[int, dict[str, list[str]]]:
+    """The board's version and every list's titles, as the server renders them (`/api/board`)."""
+    with urllib.request.urlopen(board_url + "/api/board", timeout=10) as response:
+        board = json.load(response)
+    parser = _Lists()
+    for entry in board["lists"]:
+        parser.feed(entry["html"])
+    return board["version"], parser.lists
+
+
+def page_titles(window: Browser, list_id: str) -> list[str]:
+    return window.value("[...document.querySelectorAll(`[data-list='${arguments[0]}'] > .rows > [data-item] > .title`)]"
+                        ".map((cell) => cell.textContent)", list_id)
+
+
+def row_selector(window: Browser, list_id: str, title: str) -> str:
+    item = window.value("""[...document.querySelectorAll(`[data-list='${arguments[0]}'] > .rows > [data-item]`)]
+        .find((row) => row.querySelector(':scope > .title').textContent === arguments[1])?.dataset.item""", list_id, title)
+    assert item, f"no row {title!r} in {list_id}"
+    return f'[data-list="{list_id}"] > .rows > [data-item="{item}"]'
+
+
+def test_a_row_moves_between_lists_with_the_real_mouse(window, server):
+    window.open(server.demo, READY)
+    before, lists = server_lists(server.demo)
+    assert lists["cat-1"] == ["Ball of yarn", "Feather wand", "Catnip mouse"]
+    assert lists["cat-2"] == ["Laser pointer", "Bell ball"]
+    assert page_titles(window, "cat-2") == lists["cat-2"]
+
+    window.drag(row_selector(window, "cat-1", "Feather wand"), row_selector(window, "cat-2", "Bell ball"), fraction=0.2,
+                over="document.querySelector('[data-list=\"cat-2\"]').dataset.dropOperation === 'move'"
+                     " && document.querySelector('[data-list=\"cat-2\"]').dataset.dropIntent === 'insert-at'")
+
+    window.wait(f"document.querySelector('[data-board]').dataset.version === '{before + 1}'", "the page shows the drop's version")
+    window.wait("document.querySelector('#status').textContent === 'Moved Feather wand from Whiskers to Tom.'",
+                "the status says what moved")
+    assert page_titles(window, "cat-1") == ["Ball of yarn", "Catnip mouse"]
+    assert page_titles(window, "cat-2") == ["Laser pointer", "Feather wand", "Bell ball"]
+    after, lists = server_lists(server.demo)
+    assert after == before + 1
+    assert lists["cat-1"] == ["Ball of yarn", "Catnip mouse"]
+    assert lists["cat-2"] == ["Laser pointer", "Feather wand", "Bell ball"]
+    window.wait("!document.querySelector('[data-drop-operation], .is-dragging')", "the drag's marks are gone")
+    assert window.errors() == []
