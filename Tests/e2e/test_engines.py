@@ -12,6 +12,10 @@ from engines import ENGINES, Browser, Display
 
 READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 
+#: How each drag ended, as the server told the page (`board:dragend` on the document).
+RECORD_ENDS = """window.__dragEnds = [];
+document.addEventListener('board:dragend', (event) => window.__dragEnds.push(event.detail));"""
+
 
 @pytest.fixture(scope="module")
 def display():
@@ -75,6 +79,18 @@ def page_titles(window: Browser, list_id: str) -> list[str]:
                         ".map((cell) => cell.textContent)", list_id)
 
 
+def open_board(window: Browser, server) -> None:
+    window.open(server.demo, READY)
+    window.execute(RECORD_ENDS)
+
+
+def wait_drag_end(window: Browser) -> dict:
+    """The server's outcome of the one drag made so far, once the page has it."""
+    ends = window.wait("window.__dragEnds.length > 0 && window.__dragEnds", "the drag's session ended")
+    assert len(ends) == 1, f"one drag, several ends: {ends}"
+    return ends[0]
+
+
 def row_selector(window: Browser, list_id: str, title: str) -> str:
     item = window.value("""[...document.querySelectorAll(`[data-list='${arguments[0]}'] > .rows > [data-item]`)]
         .find((row) => row.querySelector(':scope > .title').textContent === arguments[1])?.dataset.item""", list_id, title)
@@ -83,7 +99,7 @@ def row_selector(window: Browser, list_id: str, title: str) -> str:
 
 
 def test_a_row_moves_between_lists_with_the_real_mouse(window, server):
-    window.open(server.demo, READY)
+    open_board(window, server)
     before, lists = server_lists(server.demo)
     assert lists["cat-1"] == ["Ball of yarn", "Feather wand", "Catnip mouse"]
     assert lists["cat-2"] == ["Laser pointer", "Bell ball"]
@@ -93,6 +109,7 @@ def test_a_row_moves_between_lists_with_the_real_mouse(window, server):
                 over="document.querySelector('[data-list=\"cat-2\"]').dataset.dropOperation === 'move'"
                      " && document.querySelector('[data-list=\"cat-2\"]').dataset.dropIntent === 'insert-at'")
 
+    assert wait_drag_end(window)["operation"] == "move"
     window.wait(f"document.querySelector('[data-board]').dataset.version === '{before + 1}'", "the page shows the drop's version")
     window.wait("document.querySelector('#status').textContent === 'Moved Feather wand from Whiskers to Tom.'",
                 "the status says what moved")
@@ -103,4 +120,21 @@ def test_a_row_moves_between_lists_with_the_real_mouse(window, server):
     assert lists["cat-1"] == ["Ball of yarn", "Catnip mouse"]
     assert lists["cat-2"] == ["Laser pointer", "Feather wand", "Bell ball"]
     window.wait("!document.querySelector('[data-drop-operation], .is-dragging')", "the drag's marks are gone")
+    assert window.errors() == []
+
+
+def test_a_forbidden_drop_shows_the_reason_and_changes_nothing(window, server):
+    open_board(window, server)
+    before, lists = server_lists(server.demo)
+
+    cat = "document.querySelector('[data-list=\"cat-2\"]')"
+    window.drag(row_selector(window, "people", "Ada Lovelace"), row_selector(window, "cat-2", "Laser pointer"),
+                over=f"{cat}.dataset.dropOperation === 'forbidden'"
+                     " && document.querySelector('.drop-badge--forbidden')?.textContent.includes('Tom only plays with toys')")
+
+    assert wait_drag_end(window)["operation"] == "cancel"
+    window.wait("!document.querySelector('[data-drop-operation], .is-dragging')", "the drag's marks are gone")
+    assert window.value("document.querySelector('[data-board]').dataset.version") == str(before)
+    assert server_lists(server.demo) == (before, lists)
+    assert page_titles(window, "people") == lists["people"]
     assert window.errors() == []
