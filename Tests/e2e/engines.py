@@ -200,6 +200,9 @@ class ClassicSession:
     def screenshot(self) -> bytes:
         return base64.b64decode(self.command("GET", "/screenshot"))
 
+    def delete_cookies(self) -> None:
+        self.command("DELETE", "/cookie")
+
     def close(self) -> None:
         try:
             if self.id and self.driver.poll() is None:
@@ -254,6 +257,9 @@ class MarionetteSession:
     def screenshot(self) -> bytes:
         return base64.b64decode(self._send("WebDriver:TakeScreenshot", {})["value"])
 
+    def delete_cookies(self) -> None:
+        self._send("WebDriver:DeleteAllCookies", {})
+
     def close(self) -> None:
         try:
             if self.browser.poll() is None:
@@ -296,9 +302,18 @@ class Browser:
         else:
             raise ValueError(f"unknown engine {engine}")
 
+    def forget(self) -> None:
+        """Leaves the window as a next test expects it: the mouse button up (a test that failed
+        mid-drag must not leave it down), no cookie of the page's host (servers of other tests
+        share the host), and a blank page."""
+        if self.input.pressed:
+            self.input.up()
+        self.session.delete_cookies()
+        self.session.navigate("about:blank")
+
     def close(self) -> None:
         try:
-            if self.input.pressed:   # a test that failed mid-drag must not leave the button down
+            if self.input.pressed:
                 self.input.up()
             self.session.close()
         finally:
@@ -357,6 +372,20 @@ class Browser:
     def screenshot(self) -> bytes:
         """The window's page as a PNG."""
         return self.session.screenshot()
+
+    # -- the real keyboard
+
+    def focus(self, selector: str) -> None:
+        """Focuses the element (as a Tab would) and keeps the pointer over the window: with no
+        window manager, X gives the keyboard to the window under the pointer."""
+        assert self.value("(() => { const element = document.querySelector(arguments[0]);"
+                          " element?.focus(); return element !== null && document.activeElement === element; })()",
+                          selector), f"{selector} cannot take the focus"
+        self.input.move(self.origin[0] + 2, self.origin[1] + 2)
+
+    def keys(self, *names: str) -> None:
+        """Real key presses (X key names: space, Return, Right, Left, Up, Down, Escape)."""
+        self.input.key(*names)
 
     # -- the real mouse
 

@@ -1,7 +1,7 @@
 """Every engine users have: a row moves between two lists in WebKitGTK (Safari's engine, in
 MiniBrowser), Firefox ESR and Chromium, dragged with a real X mouse in a virtual display (see
 `engines.py` for why a real pointer), confirmed by the server and by the page, with no
-JavaScript error. Each test starts its browser and stops it; the display is shared."""
+JavaScript error. The group starts its own display and its browsers, one per engine, and stops them."""
 import json
 import urllib.request
 from html.parser import HTMLParser
@@ -24,11 +24,19 @@ def display():
     shown.stop()
 
 
-@pytest.fixture(params=ENGINES)
-def window(request, display):
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request, display):
+    """One window of the engine for the tests of this file (a browser's start is the slowest
+    part of a test); each test gets it on a fresh server, without the last test's cookies."""
     opened = Browser(request.param, display)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def window(engine):
+    yield engine
+    engine.forget()
 
 
 VOID = ("input", "img", "br", "hr", "meta", "link", "source", "wbr")
