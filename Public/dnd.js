@@ -3,15 +3,15 @@
 // only looks answers up in the proposal table it received at drag start, so `dragover`
 // is answered synchronously and never waits for the network.
 
-import { createApi, createRequestQueue } from './api.js';
+import { createApi } from './api.js';
 import { createFeedback } from './feedback.js';
 import { initForms } from './forms.js';
+import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
-import { NO_DROP, entryFor, resolve } from './proposals.js';
+import { initMoveMenu } from './menu.js';
 import { draggedRows, initSelection } from './selection.js';
+import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createView } from './view.js';
-
-const SESSION_TYPE = 'application/x-dragboard-session';
 
 /** Starts everything on `root`; returns the cleanup. */
 export function init(root = document) {
@@ -20,28 +20,27 @@ export function init(root = document) {
   const boardID = board.dataset.board || 'demo';
   const api = createApi(root, boardID);
   const view = createView(root, board, api);
+  const feedback = createFeedback();
+  const drags = createDragController({ root, api, view, feedback });
   const cleanups = [
     initSelection(root),
-    initDragAndDrop(root, api, view),
+    initDragAndDrop(root, api, view, drags, feedback),
     initLiveUpdates(view, boardID),
     initForms(root, view),
+    initKeyboard(root, view, drags),
+    initMoveMenu(root, view, drags),
+    () => feedback.remove(),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
 
-// ---------------------------------------------------------------- drag and drop
+// ---------------------------------------------------------------- the native (mouse) drag
 
-function initDragAndDrop(root, api, view) {
-  const feedback = createFeedback();
-  /** The one live drag of this page, or null. */
+function initDragAndDrop(root, api, view, drags, feedback) {
+  /** The one live drag of this page (a session of the drag controller), or null. */
   let drag = null;
   /** Balances dragenter/dragleave to notice the pointer leaving the window. */
   let depth = 0;
-
-  function newToken() {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  }
 
   function targetOf(node) {
     if (!(node instanceof Element)) return null;
@@ -71,30 +70,14 @@ function initDragAndDrop(root, api, view) {
     return { row: [...target.querySelectorAll('.list[data-list]')].indexOf(list), fraction, item: list.dataset.list };
   }
 
-  function wireTarget(target) {
-    if (!target) return null;
-    const list = target.dataset.list ?? target.dataset.lists;
-    return list ? { list } : { zone: target.dataset.zone };
-  }
-
   /** `dragstart` on a list's header: the list travels; rows of other lists stay where they are. */
   function startListDrag(event, list) {
-    const token = newToken();
+    const session = drags.begin({ rows: [list], list: '_board', kind: 'lists' });
     const transfer = event.dataTransfer;
     transfer.setData('text/plain', list.querySelector('.list-title')?.textContent ?? '');
-    transfer.setData(`${SESSION_TYPE}-${token}`, token);
+    transfer.setData(`${SESSION_TYPE}-${session.token}`, session.token);
     transfer.effectAllowed = 'move';
-    list.classList.add('is-dragging');
-    view.holdUpdates(true);
-    const queue = createRequestQueue();
-    drag = {
-      token, rows: [list], queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null, copy: false,
-      version: view.version(), kind: 'lists',
-    };
-    const current = drag;
-    queue.run(() => api.begin({ token, list: '_board', items: [list.dataset.list] }))
-      .then((answer) => { current.table = answer.table; current.version = answer.version; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+    drag = session;
   }
 
   function onDragStart(event) {
@@ -104,23 +87,13 @@ function initDragAndDrop(root, api, view) {
     if (!row) return;
     const list = row.closest('[data-list]');
     const rows = draggedRows(row);
-    const token = newToken();
     const transfer = event.dataTransfer;
     writeRepresentations(transfer, rows);
-    transfer.setData(`${SESSION_TYPE}-${token}`, token);
+    const session = drags.begin({ rows, list: list.dataset.list });
+    transfer.setData(`${SESSION_TYPE}-${session.token}`, session.token);
     transfer.effectAllowed = 'copyMove';
     if (rows.length > 1) setCountImage(transfer, rows.length);
-    rows.forEach((element) => element.classList.add('is-dragging'));
-    view.holdUpdates(true);
-    const queue = createRequestQueue();
-    drag = {
-      token, rows, queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null, copy: false,
-      version: view.version(),
-    };
-    const current = drag;
-    queue.run(() => api.begin({ token, list: list.dataset.list, items: rows.map((element) => element.dataset.item) }))
-      .then((answer) => { current.table = answer.table; current.version = answer.version; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
+    drag = session;
   }
 
   /**
@@ -133,30 +106,19 @@ function initDragAndDrop(root, api, view) {
     if (types.length === 0) return;
     const sessionType = types.find((type) => type.startsWith(`${SESSION_TYPE}-`));
     const items = [...(event.dataTransfer.items ?? [])];
-    const token = sessionType ? sessionType.slice(SESSION_TYPE.length + 1) : newToken();
-    const queue = createRequestQueue();
-    drag = {
-      token, rows: [], queue, table: null, failed: false, target: null, decision: NO_DROP, location: null, dropped: null,
-      copy: false, foreign: sessionType ? 'joined' : 'external',
-    };
-    const current = drag;
-    const begin = sessionType
-      ? () => api.join(token)
-      : () => api.external({
-        token,
+    drag = sessionType
+      ? drags.join(sessionType.slice(SESSION_TYPE.length + 1))
+      : drags.external({
+        token: newToken(),
         types: types.filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE)),
         files: items.filter((item) => item.kind === 'file').map((item) => item.type),
       });
-    queue.run(begin)
-      .then((answer) => { current.table = answer.table; })
-      .catch((error) => { current.failed = true; view.say(error.message, 'error'); });
   }
 
   /** A foreign drag is over once it is dropped or leaves the window; only ours posts its end. */
   function finishForeign(current) {
     if (drag === current) drag = null;
-    feedback.clear();
-    if (current.foreign === 'external') current.queue.run(() => api.end(current.token)).catch(() => {});
+    current.finishForeign();
   }
 
   function onDragEnter(event) {
@@ -171,24 +133,14 @@ function initDragAndDrop(root, api, view) {
   function onDragLeave() {
     depth = Math.max(0, depth - 1);
     if (depth !== 0 || !drag) return;
-    switchTarget(null, null);
+    if (drag.target !== null) drag.setTarget(null);
     if (drag.foreign) finishForeign(drag);
-  }
-
-  function switchTarget(target, event) {
-    if (target === drag.target) return;
-    drag.target = target;
-    const location = target && event ? locate(target, event) : null;
-    const wire = wireTarget(target);
-    const current = drag;
-    current.queue.target(() => (current.failed ? null : api.target(current.token, { target: wire, location, copy: current.copy })));
-    if (!target) feedback.clear();
   }
 
   function onDragOver(event) {
     if (!drag) return;
     const target = targetOf(event.target);
-    if (target !== drag.target) switchTarget(target, event);
+    if (target !== drag.target) drag.setTarget(target, target ? locate(target, event) : null);
     if (!target) {
       // Outside every target a foreign drag is refused here too, rather than left to the
       // browser, whose default for a dropped file is to navigate away to it.
@@ -198,17 +150,13 @@ function initDragAndDrop(root, api, view) {
       }
       return;
     }
-    drag.copy = event.altKey;
-    drag.location = locate(target, event);
-    const decision = drag.failed ? NO_DROP : resolve(drag.table, entryFor(drag.table, target), drag.location, drag.copy);
-    drag.decision = decision;
-    const accepted = decision.op === 'copy' || decision.op === 'move';
+    const decision = drag.decide(target, locate(target, event), event.altKey);
+    const accepted = isAccepted(decision);
     // A foreign drag is always cancelled, refusals included: Chromium sends neither drop nor
     // dragleave when a file from another app is released over a target that did not cancel,
     // and the session would never end. `dropEffect = 'none'` still shows the refusal.
     if (accepted || drag.foreign) event.preventDefault();
     event.dataTransfer.dropEffect = accepted ? decision.op : 'none';
-    feedback.draw(target, decision, target.dataset.list ? view.rowsOf(target) : null);
   }
 
   function onDrop(event) {
@@ -218,7 +166,7 @@ function initDragAndDrop(root, api, view) {
     feedback.clear();
     depth = 0;
     const current = drag;
-    const accepted = current.decision.op === 'copy' || current.decision.op === 'move';
+    const accepted = isAccepted(current.decision);
     // A text field takes a drop of text natively even where the server refused: no drop here.
     if (!accepted && !current.foreign && event.target.closest('input, textarea, select')) return;
     if (!target || current.failed || (current.foreign && !accepted)) {
@@ -227,44 +175,22 @@ function initDragAndDrop(root, api, view) {
       return;
     }
     const location = locate(target, event);
-    const body = {
-      op: newToken(), version: view.version(), target: wireTarget(target), location,
-      shown: current.decision.op, copy: current.copy,
-    };
     if (current.foreign === 'external') {
       // Protected data becomes readable now, and only inside this handler.
       const transfer = event.dataTransfer;
-      body.data = [...transfer.types]
+      const data = [...transfer.types]
         .filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE))
         .map((type) => [type, transfer.getData(type)]);
       const files = [...transfer.files];
-      current.dropped = current.queue.run(async () => {
-        body.files = await uploadAll(current, target, files);
-        return api.drop(current.token, body);
-      }).then(showDropped, dropFailed(target));
+      current.drop(target, location, { data }, async () => ({ files: await uploadAll(current, target, files) }));
     } else {
-      current.dropped = current.queue.run(() => api.drop(current.token, body)).then(showDropped, dropFailed(target));
+      current.drop(target, location);
     }
     if (current.foreign) {
       // No dragend reaches this page: apply the answer now and end our part of the session.
       current.dropped.then((answer) => { if (answer) view.apply(answer); });
       finishForeign(current);
     }
-  }
-
-  function showDropped(answer) {
-    view.say(answer.message, answer.changes.length ? 'success' : 'info');
-    return answer;
-  }
-
-  function dropFailed(target) {
-    return (error) => {
-      view.say(error.message, 'error');
-      const status = target?.querySelector('.well-status');
-      if (status) status.textContent = error.message;
-      if (error.status === 409) view.resync();
-      return null;
-    };
   }
 
   /** Uploads the dropped files one by one, showing progress in the target when it has a meter. */
@@ -295,23 +221,7 @@ function initDragAndDrop(root, api, view) {
     const current = drag;
     drag = null;
     depth = 0;
-    feedback.clear();
-    current.rows.forEach((element) => element.classList.remove('is-dragging'));
-    const dropped = current.dropped ?? Promise.resolve(null);
-    current.queue.run(() => dropped)
-      .then((answer) => {
-        view.holdUpdates(false);
-        if (answer) view.apply(answer);
-        return api.end(current.token);
-      })
-      .then((outcome) => {
-        // The server says how the drag ended (never `dropEffect`): a drop taken by another
-        // window of this app shows up here, and this page catches up.
-        if (outcome.version > view.version()) view.resync(outcome.version);
-        if (!current.dropped && outcome.operation === 'cancel') view.say('');
-        root.dispatchEvent(new CustomEvent('board:dragend', { detail: outcome }));
-      })
-      .catch(() => view.holdUpdates(false));
+    current.end();
   }
 
   const listeners = [
@@ -319,10 +229,7 @@ function initDragAndDrop(root, api, view) {
     ['dragover', onDragOver], ['drop', onDrop], ['dragend', onDragEnd],
   ];
   listeners.forEach(([type, listener]) => root.addEventListener(type, listener));
-  return () => {
-    listeners.forEach(([type, listener]) => root.removeEventListener(type, listener));
-    feedback.remove();
-  };
+  return () => listeners.forEach(([type, listener]) => root.removeEventListener(type, listener));
 }
 
 /** Writes each row's public representations, in fidelity order, as the server pre-rendered them. */

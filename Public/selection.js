@@ -3,7 +3,7 @@
 export function initSelection(root) {
   let anchor = null;
   function rowsOfList(list) { return [...list.querySelectorAll(':scope > .rows > [data-item]')]; }
-  function select(row, on) { row.classList.toggle('is-selected', on); row.setAttribute('aria-selected', String(on)); }
+  const select = setSelected;
   function clearOthers(list) {
     for (const row of root.querySelectorAll('[data-item].is-selected')) {
       if (row.closest('[data-list]') !== list) select(row, false);
@@ -35,11 +35,17 @@ export function initSelection(root) {
 export function draggedRows(row) {
   const list = row.closest('[data-list]');
   if (!row.classList.contains('is-selected')) {
-    for (const selected of document.querySelectorAll('[data-item].is-selected')) {
-      selected.classList.remove('is-selected');
-      selected.setAttribute('aria-selected', 'false');
-    }
+    for (const selected of document.querySelectorAll('[data-item].is-selected')) setSelected(selected, false);
     return [row];
   }
   return [...list.querySelectorAll(':scope > .rows > [data-item].is-selected')];
+}
+
+/**
+ * Marks a row selected or not. Its description says so (`#row-selected`): `aria-selected` is not
+ * allowed on the list items rows are.
+ */
+export function setSelected(row, on) {
+  row.classList.toggle('is-selected', on);
+  row.setAttribute('aria-describedby', on ? 'row-selected drag-help' : 'drag-help');
 }

@@ -36,16 +36,19 @@ extension BoardService {
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
-        return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
-                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
-                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table)
+        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
+                                                     allowsMove: dragSession?.allowsMoveOperation ?? false,
+                                                     restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
+                             request: request, board: board)
     }
 
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
     func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let targets = try store.read(board: entry.dropBoard.withLock { $0 }) { try $0.dropTargets(kit, movingLists: entry.movesLists) }
-        return try entry.engine.withLock { engine in
+        let board = entry.dropBoard.withLock { $0 }
+        let targets = try store.read(board: board) { try $0.dropTargets(kit, movingLists: entry.movesLists) }
+        var resolution: (ResolvedProposal, DropTargetID, DragSession?)?
+        var answer = try entry.engine.withLock { engine -> BoardAPI.TargetResponse in
             var working = engine
             working.updateTargets(targets)
             working.setCopyModifierPressed(request.copy ?? false)
@@ -61,17 +64,27 @@ extension BoardService {
             }
             let resolved = try working.update(id, at: try request.location?.dropLocation ?? .noRow)
             engine = working
+            resolution = (resolved, id, working.dragSession)
             return BoardAPI.TargetResponse(handled: true, proposal: .init(resolved.proposal), destination: resolved.destinationIndexPath?.row)
         }
+        // Composed outside the session's lock: reading titles must not hold up its other requests.
+        if let (resolved, id, dragSession) = resolution {
+            answer.announcement = try announcement(for: resolved.proposal, at: resolved.destinationIndexPath?.row, on: id, location: request.location, dragSession: dragSession, board: board)
+        } else if let target = request.target, let id = try? target.id {
+            answer.announcement = try announcement(for: .cancel, at: nil, on: id, location: nil, dragSession: nil, board: board)
+        }
+        return answer
     }
 
     /// `dragend`: ends the session. Every entered target hears did-end, and the source learns
     /// the operation from the server — never from the browser's `dropEffect`.
     func end(_ token: String, owner: String) throws -> BoardAPI.EndResponse {
         let entry = try sessions.entry(token, owner: owner)
-        let outcome = entry.engine.withLock { $0.end() }
+        let (outcome, engine) = entry.engine.withLock { engine in (engine.end(), engine) }
         sessions.remove(token)
-        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board))
+        let dropped = outcome.operation == .move || outcome.operation == .copy
+        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board),
+                                    announcement: dropped ? nil : cancelAnnouncement(engine, board: entry.board))
     }
 
     /// `dragstart` on a list's header: the lists travel by id (a type only this server reads),
@@ -95,6 +108,7 @@ extension BoardService {
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
-        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table)
+        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table),
+                             request: request, board: board)
     }
 }

@@ -73,6 +73,11 @@ enum BoardAPI {
         var runs: [Run]
         var noRow: Proposal
         var copy: Variant?
+        /// The target's title, for announcements and move-to menus.
+        var name: String?
+        /// The target's entry in a move-to menu ("Move to Tom"), present when a drop at its end
+        /// (or, for a zone, on it) would be taken.
+        var menu: String?
     }
 
     struct Table: Codable, Hashable {
@@ -110,6 +115,8 @@ enum BoardAPI {
         var allowsMove: Bool
         var restricted: Bool
         var table: Table
+        /// What a screen reader says on pick-up, composed from the rows' and list's titles.
+        var announcement: String?
     }
 
     /// The first `dragenter` of a drag from another app: the types the browser shows (data is
@@ -137,6 +144,8 @@ enum BoardAPI {
         var handled: Bool
         var proposal: Proposal?
         var destination: Int?
+        /// The target and what a drop there would do, in words (with a refusal's reason).
+        var announcement: String?
     }
 
     struct DropRequest: Codable {
@@ -182,6 +191,8 @@ enum BoardAPI {
         var operation: DropOperation
         var target: Target?
         var version: Int
+        /// Said when the session ended without a drop.
+        var announcement: String?
     }
 
     struct ListHTML: Codable {

@@ -5,6 +5,7 @@ extension BoardService {
     /// The board index, each board's page, its reads and live events, and the board forms.
     func addBoardRoutes(to router: inout Router) {
         addEditRoutes(to: &router)
+        addMoveRoutes(to: &router)
         router.get("/", lane: .bulk) { [self] request in
             Self.page(request) { try index(csrf: $0) }
         }

@@ -11,6 +11,8 @@ public protocol ZoneKind: Sendable {
     /// `Templates/<template>.mustache`, rendered with the zone's `id`, `images`, `hasImages`,
     /// `text` and `hasText`. Defaults to `zone-<id>`.
     var template: String { get }
+    /// The zone's name in announcements and move-to menus. Defaults to its id, in words.
+    var title: String { get }
 
     /// The delegate deciding drops on the zone.
     func dropDelegate() -> any DropZoneDelegate
@@ -23,4 +25,8 @@ public protocol ZoneKind: Sendable {
 
 extension ZoneKind {
     public var template: String { "zone-\(id)" }
+    public var title: String {
+        let words = id.replacingOccurrences(of: "-", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
 }

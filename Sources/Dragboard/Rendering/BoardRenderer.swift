@@ -16,7 +16,7 @@ public struct BoardRenderer: Sendable {
     public init(templatesDirectory directory: String, kit: BoardKit) async throws {
         library = try await MustacheLibrary(directory: directory)
         self.kit = kit
-        let names = ["index", "page", "list", "row"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row", "move"] + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }

@@ -1,0 +1,81 @@
+import DragAndDrop
+import Foundation
+
+extension BoardService {
+    /// Names the targets of a begin answer (for menus and announcements) and says what was
+    /// picked up. Reads the board's list titles and the dragged rows' titles only.
+    func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String) throws -> BoardAPI.BeginResponse {
+        var response = response
+        let (names, spoken) = try store.read(board: board) { tx -> ([String: String], String?) in
+            let lists = try tx.lists()
+            var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+            for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
+            guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
+                let titles = request.items.compactMap { id in lists.first { $0.id == id }?.title }
+                return (names, "Picked up the list \(Announcement.names(titles)).")
+            }
+            let titles = try request.items.map { try tx.item($0).title }
+            let position = (try tx.index(of: request.items[0], in: list.id) ?? 0) + 1
+            return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title))
+        }
+        for index in response.table.targets.indices {
+            let target = response.table.targets[index].target
+            response.table.targets[index].name = target.list.flatMap { names[$0] } ?? target.zone.flatMap { names["zone:\($0)"] }
+        }
+        for index in response.table.targets.indices {
+            let entry = response.table.targets[index]
+            let end = entry.target.list != nil && !entry.runs.isEmpty ? entry.runs[entry.runs.count - 1].proposal : entry.noRow
+            if entry.handled, end.op == .move || end.op == .copy, let name = entry.name {
+                response.table.targets[index].menu = Announcement.destination(name, operation: end.op)
+            }
+        }
+        if request.list == BoardKit.listsTargetID { response.table.targets.indices.forEach { response.table.targets[$0].name = "the board" } }
+        response.announcement = spoken
+        return response
+    }
+
+    /// The words for a target change: the target's name, the place the rows would take (or the
+    /// row they would go into) and the operation, or the refusal with its reason.
+    func announcement(for proposal: DropProposal, at destinationRow: Int?, on target: DropTargetID, location: BoardAPI.Location?,
+                      dragSession: DragSession?, board: String) throws -> String {
+        try store.read(board: board) { tx in
+            switch target {
+            case .zone(let id):
+                let name = kit.zones.first { $0.id == id }?.title ?? id
+                return Announcement.target(name, proposal: proposal, position: nil, of: 0, into: nil)
+            case .list(let id) where id == BoardKit.listsTargetID:
+                return Announcement.target("The board", proposal: proposal, position: destinationRow.map { $0 + 1 },
+                                           of: try tx.lists().count, into: nil)
+            case .list(let id):
+                guard let list = try tx.lists().first(where: { $0.id == id }) else { throw DragboardError.notFound("unknown list \(id)") }
+                let rowCount = try tx.rowCount(in: id)
+                var into: String?
+                if proposal.intent == .insertIntoDestinationIndexPath, let item = location?.item {
+                    into = try? tx.item(item).title
+                }
+                guard let destination = destinationRow else {
+                    return Announcement.target(list.title, proposal: proposal, position: nil, of: rowCount + 1, into: into)
+                }
+                // Within its own list one row takes one of its list's places: the gaps on either
+                // side of it are the same place.
+                if let source = dragSession?.sourceList, source.id == id, dragSession?.sourceIndexPaths.count == 1,
+                   proposal.operation == .move, let from = dragSession?.sourceIndexPaths.first?.row {
+                    return Announcement.target(list.title, proposal: proposal, position: (destination > from ? destination - 1 : destination) + 1,
+                                               of: rowCount, into: into)
+                }
+                return Announcement.target(list.title, proposal: proposal, position: destination + 1, of: rowCount + 1, into: into)
+            }
+        }
+    }
+
+    /// The words for a session that ended without a drop: the rows stay where they were.
+    func cancelAnnouncement(_ engine: SessionEngine, board: String) -> String {
+        guard let source = engine.dragSession?.sourceList, source.id != BoardKit.listsTargetID else { return Announcement.cancelled([], in: "") }
+        let ids = engine.dropSession.items.compactMap { $0.localObject as? String }
+        let spoken = try? store.read(board: board) { tx -> String in
+            let list = try tx.lists().first { $0.id == source.id }?.title ?? ""
+            return Announcement.cancelled(try ids.map { try tx.item($0).title }, in: list)
+        }
+        return spoken ?? Announcement.cancelled([], in: "")
+    }
+}
