@@ -1,7 +1,9 @@
 """Every engine users have: a row moves between two lists in WebKitGTK (Safari's engine, in
 MiniBrowser), Firefox ESR and Chromium, dragged with a real X mouse in a virtual display (see
-`engines.py` for why a real pointer), confirmed by the server and by the page, with no
-JavaScript error. The group starts its own display and its browsers, one per engine, and stops them."""
+`engines.py` for why a real pointer) and moved with real keys (Space, ArrowRight, ArrowDown,
+Space); a forbidden drop says why and changes nothing. The server's board and the page confirm
+each outcome, with no JavaScript error. The group starts its own display and its browsers, one
+per engine, and stops them."""
 import json
 import urllib.request
 from html.parser import HTMLParser
@@ -145,4 +147,36 @@ def test_a_forbidden_drop_shows_the_reason_and_changes_nothing(window, server):
     assert window.value("document.querySelector('[data-board]').dataset.version") == str(before)
     assert server_lists(server.demo) == (before, lists)
     assert page_titles(window, "people") == lists["people"]
+    assert window.errors() == []
+
+
+def test_a_row_moves_between_lists_with_the_real_keyboard(window, server):
+    open_board(window, server)
+    before, lists = server_lists(server.demo)
+    status = "document.querySelector('#status').textContent"
+    tom = "document.querySelector('[data-list=\"cat-2\"]')"
+
+    window.focus(row_selector(window, "cat-1", "Catnip mouse"))
+    window.keys("space")
+    window.wait(f"{status} === 'Picked up Catnip mouse, 3 of 3 in Whiskers.'", "the row is picked up")
+    window.keys("Right")
+    window.wait(f"{status} === 'Tom, position 1 of 3: move.' && {tom}.dataset.dropOperation === 'move'"
+                f" && {tom}.dataset.dropIntent === 'insert-at'", "Tom is the target")
+    window.keys("Down")
+    window.wait(f"{status} === 'Tom, position 2 of 3: move.'", "the second place in Tom is chosen")
+    window.keys("space")
+
+    assert wait_drag_end(window)["operation"] == "move"
+    window.wait(f"document.querySelector('[data-board]').dataset.version === '{before + 1}'", "the page shows the drop's version")
+    window.wait(f"{status} === 'Moved Catnip mouse from Whiskers to Tom.'", "the status says what moved")
+    assert page_titles(window, "cat-1") == ["Ball of yarn", "Feather wand"]
+    assert page_titles(window, "cat-2") == ["Laser pointer", "Catnip mouse", "Bell ball"]
+    window.wait("document.activeElement.matches('[data-list=\"cat-2\"] > .rows > [data-item]')"
+                " && document.activeElement.querySelector(':scope > .title').textContent === 'Catnip mouse'",
+                "the focus stays on the moved row, where it now is")
+    after, lists = server_lists(server.demo)
+    assert after == before + 1
+    assert lists["cat-1"] == ["Ball of yarn", "Feather wand"]
+    assert lists["cat-2"] == ["Laser pointer", "Catnip mouse", "Bell ball"]
+    assert window.value("!document.querySelector('[data-drop-operation], .is-dragging')")
     assert window.errors() == []
