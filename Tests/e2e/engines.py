@@ -289,6 +289,8 @@ class Browser:
                 {"browserName": "MiniBrowser",
                  "webkitgtk:browserOptions": {"binary": MINIBROWSER, "args": ["--automation"]}},
                 display, port)
+            # MiniBrowser opens at 1024×768; the same window size as the others, the same layout.
+            self.session.command("POST", "/window/rect", {"x": 0, "y": 0, "width": WINDOW[0], "height": WINDOW[1]})
         elif engine == "firefox":
             self.session = MarionetteSession(self.scratch, display)
         elif engine == "chromium":
@@ -357,11 +359,11 @@ class Browser:
 
     def point(self, selector: str, fraction: float = 0.5) -> tuple[float, float]:
         """The screen point horizontally centred in the element, at `fraction` of its height
-        (scrolled into view first)."""
+        (scrolled into view first, if need be)."""
         box = self.value("""(() => {
             const element = document.querySelector(arguments[0]);
             if (!element) return null;
-            element.scrollIntoView({ block: 'center' });
+            element.scrollIntoView({ block: 'nearest' });
             const rect = element.getBoundingClientRect();
             return [rect.left, rect.top, rect.width, rect.height];
         })()""", selector)
