@@ -16,6 +16,9 @@ FUZZ_SECONDS    ?= 300
 CHAOS_SECONDS   ?= 120
 CHAOS_KILLS     ?= 24
 CHAOS_CLIENTS   ?= 6
+# `make bench`: seconds of each HTTP load phase; BASELINE=<dragboard binary> measures it too.
+BENCH_SECONDS   ?= 5
+BASELINE        ?=
 
 # Installs only what dpkg says is missing, so a second run is quiet and quick.
 define apt_install
@@ -57,8 +60,14 @@ test: test-deps
 	swift test $(SWIFT_FLAGS)
 	$(VENV)/bin/pytest -q Tests/e2e
 
+# In process (the router called directly), then over real sockets against the release server
+# beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios).
 bench: deps
-	swift run -c release DragboardBench
+	$(call apt_install,wrk)
+	swift build -c release --product dragboard
+	swift build -c release --product DragboardBench
+	.build/release/DragboardBench
+	$(PYTHON) Tests/bench/http_bench.py --seconds $(BENCH_SECONDS) $(if $(BASELINE),--baseline $(BASELINE))
 
 # Property tests through the real router for a bounded time; prints executions/s and violations.
 fuzz: deps

@@ -1,0 +1,131 @@
+"""The HTTP benchmark's clients: a browser's requests over one keep-alive connection, timed.
+Each drop client runs in its own process (no GIL between clients) and drags only its own rows,
+so every drop it sends is valid whatever the others do."""
+import http.client
+import json
+import re
+import secrets
+import statistics
+import time
+from dataclasses import dataclass
+
+BOARD = "/boards/demo"
+CATS = ("cat-1", "cat-2", "cat-3")
+ITEM = re.compile(r'data-item="([^"]+)"')
+
+
+def percentile(samples: list[float], p: int) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+@dataclass
+class Snapshot:
+    version: int
+    lists: dict[str, list[str]]
+
+    @property
+    def items(self) -> list[str]:
+        return [item for name in CATS for item in self.lists[name]]
+
+
+def session(connection: http.client.HTTPConnection, port: int) -> dict[str, str]:
+    """A browser's CSRF cookie (from the small index page) and the headers of its writes."""
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    response.read()
+    csrf = re.search(r"dragboard_csrf=([0-9a-f]{32})", response.getheader("Set-Cookie")).group(1)
+    return {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Cookie": f"dragboard_csrf={csrf}",
+            "Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin"}
+
+
+class Client:
+    def __init__(self, port: int):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = session(self.connection, port)
+
+    def request(self, method: str, path: str, body=None) -> tuple[int, bytes]:
+        self.connection.request(method, path, None if body is None else json.dumps(body), self.headers)
+        response = self.connection.getresponse()
+        return response.status, response.read()
+
+    def post(self, path: str, body: dict) -> tuple[int, dict]:
+        status, data = self.request("POST", path, body)
+        return status, json.loads(data or b"{}")
+
+    def board(self) -> Snapshot:
+        status, data = self.request("GET", f"{BOARD}/api/board")
+        assert status == 200, status
+        body = json.loads(data)
+        return Snapshot(body["version"], {entry["id"]: ITEM.findall(entry["html"]) for entry in body["lists"]})
+
+    def session_starts(self, count: int) -> float:
+        """p50 ms of a drag start (session + proposal table) for a row in the middle of a cat."""
+        rows = self.board().lists["cat-1"]
+        item = rows[len(rows) // 2]
+        samples = []
+        for _ in range(count):
+            token = secrets.token_hex(16)
+            started = time.perf_counter()
+            status, _ = self.post("/api/sessions", {"token": token, "list": "cat-1", "items": [item]})
+            samples.append((time.perf_counter() - started) * 1000)
+            assert status == 201, status
+            self.post(f"/api/sessions/{token}/end", {})
+        return statistics.median(samples)
+
+    def page_loads(self, count: int) -> tuple[float, int]:
+        """p50 ms of loading the board page, and its size in bytes."""
+        samples, size = [], 0
+        for _ in range(count):
+            started = time.perf_counter()
+            status, data = self.request("GET", BOARD)
+            samples.append((time.perf_counter() - started) * 1000)
+            assert status == 200, status
+            size = len(data)
+        return statistics.median(samples), size
+
+    @staticmethod
+    def load_pages(port: int, deadline: float) -> int:
+        """Loads the board page in a loop until `deadline`; how many loads were answered 200."""
+        client, loaded = Client(port), 0
+        while time.time() < deadline:
+            status, _ = client.request("GET", BOARD)
+            loaded += status == 200
+        return loaded
+
+
+class DropClient:
+    @staticmethod
+    def run(port: int, own: list[str], before: Snapshot, deadline: float, seed: int) -> dict:
+        """Drags its own rows between the cats until `deadline`: begin, drop (timed), end. A drop
+        names the row it hovers by id (one of its own, whose list it knows) with version 0, so the
+        server finds that row again whatever the others moved meanwhile."""
+        client = Client(port)
+        mine = set(own)
+        where = {item: name for name in CATS for item in before.lists[name] if item in mine}
+        latencies, changed, refused, turn = [], 0, 0, seed
+        while time.time() < deadline and own:
+            turn += 1
+            item = own[turn % len(own)]
+            target = CATS[turn % len(CATS)]
+            hovered = next((other for other in own if other != item and where[other] == target), None)
+            location = None if hovered is None or turn % 3 == 0 else {"row": 0, "fraction": 0.3, "item": hovered}
+            token = secrets.token_hex(16)
+            status, _ = client.post("/api/sessions", {"token": token, "list": where[item], "items": [item]})
+            if status != 201:
+                refused += 1
+                continue
+            body = {"op": secrets.token_hex(16), "version": 0, "target": {"list": target}, "location": location}
+            started = time.perf_counter()
+            status, answer = client.post(f"/api/sessions/{token}/drop", body)
+            latencies.append((time.perf_counter() - started) * 1000)
+            if status == 200 and answer.get("changes"):
+                changed += 1
+                where[item] = target
+            else:
+                refused += 1
+            client.post(f"/api/sessions/{token}/end", {})
+        return {"latencies": latencies, "changed": changed, "refused": refused}

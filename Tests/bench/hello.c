@@ -1,0 +1,52 @@
+/* The yardstick of `make bench`: a raw libmicrohttpd server in C answering every request with a
+ * small fixed body, started with the same daemon options as dragboard's HTTPServer (poll, a pool
+ * of 4 threads, the same connection, per-IP, memory and timeout limits). Built by the benchmark
+ * itself: cc -O2 hello.c $(pkg-config --cflags --libs libmicrohttpd). Prints one "Listening on"
+ * line, like dragboard, and stops on SIGTERM or SIGINT. */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char body[] = "{\"hello\":\"world\"}";
+static struct MHD_Response *response;
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                              const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
+    (void)cls; (void)url; (void)method; (void)version; (void)upload_data; (void)upload_data_size; (void)state;
+    return MHD_queue_response(connection, MHD_HTTP_OK, response);
+}
+
+static volatile sig_atomic_t stopping = 0;
+static void stop(int signal) { (void)signal; stopping = 1; }
+
+int main(int argc, char **argv) {
+    unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 0;
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    response = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(response, "Content-Type", "application/json");
+    struct MHD_Daemon *daemon = MHD_start_daemon(
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, port, NULL, NULL, &answer, NULL,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)2048,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)32,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+        MHD_OPTION_END);
+    if (daemon == NULL) { fprintf(stderr, "could not start\n"); return 1; }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    printf("Listening on http://127.0.0.1:%u\n", info ? info->port : port);
+    fflush(stdout);
+    signal(SIGTERM, stop);
+    signal(SIGINT, stop);
+    while (!stopping) pause();
+    MHD_stop_daemon(daemon);
+    MHD_destroy_response(response);
+    return 0;
+}

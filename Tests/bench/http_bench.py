@@ -1,0 +1,190 @@
+"""`make bench` over real sockets: the release `dragboard` server measured as browsers use it,
+beside a raw libmicrohttpd server in C (Tests/bench/hello.c, built here with the same daemon
+options). With `--baseline <other dragboard binary>` (for instance one built from main before a
+change) every phase runs against both, in the same run, and the ratios are printed.
+
+    python3 Tests/bench/http_bench.py [--binary .build/release/dragboard] [--baseline BIN] [--seconds 5]
+
+Stdlib only, plus `wrk` (Debian) as the load client for throughput. Loopback only; every loop is
+bounded in time. Nothing is asserted: these are measurements, read as medians and ratios.
+"""
+import argparse
+import multiprocessing
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+from clients import Client, DropClient, percentile, session
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+class Server:
+    """One server process on a free loopback port: dragboard (on a seeded board file) or hello."""
+
+    def __init__(self, command: list[str]):
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline().strip()
+        self.port = int(re.search(r":(\d+)$", line).group(1))
+
+    def rss(self) -> tuple[int, int]:
+        """The process's resident memory now and its peak since the last `reset_peak`, in KiB."""
+        status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
+        field = lambda name: int(re.search(rf"^{name}:\s+(\d+) kB", status, re.M).group(1))
+        return field("VmRSS"), field("VmHWM")
+
+    def reset_peak(self):
+        # Writing 5 to clear_refs resets VmHWM to the current RSS: a peak per phase, not per lifetime.
+        pathlib.Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def checkout(binary: pathlib.Path) -> pathlib.Path:
+    """The checkout a dragboard binary was built in (its Public/ and Templates/ go with it)."""
+    for folder in binary.absolute().parents:
+        if (folder / "Package.swift").exists():
+            return folder
+    raise SystemExit(f"{binary} is not inside a checkout with a Package.swift")
+
+
+def dragboard(binary: pathlib.Path, folder: pathlib.Path, rows: int) -> Server:
+    """The release server on a showcase board whose three cats hold `rows` toys each, seeded by
+    the same checkout's DragboardBench (its schema is the one that binary knows)."""
+    root = checkout(binary)
+    database = folder / f"{root.name}-{binary.stat().st_ino}-{rows}.sqlite"
+    seeder = root / ".build/release/DragboardBench"
+    subprocess.run([str(seeder if seeder.exists() else ROOT / ".build/release/DragboardBench"), "seed", str(database), str(rows)],
+                   check=True)
+    return Server([str(binary), "--port", "0", "--database", str(database), "--public", str(root / "Public"),
+                   "--templates", str(root / "Templates"), "--log-level", "error"])
+
+
+def wrk(port: int, path: str, seconds: int) -> float:
+    """Requests per second from `wrk` with 2 threads and 16 keep-alive connections."""
+    out = subprocess.run(["wrk", "-t2", "-c16", f"-d{seconds}s", f"http://127.0.0.1:{port}{path}"],
+                         check=True, capture_output=True, text=True).stdout
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+
+def run_clients(port: int, clients: int, seconds: float, loaders: int = 0) -> dict:
+    """`clients` processes dropping their own rows for `seconds` (and `loaders` processes loading
+    the board page meanwhile); latencies of the drops, and whether every acknowledged change is there."""
+    before = Client(port).board()
+    owned = [[item for index, item in enumerate(before.items) if index % clients == k] for k in range(clients)]
+    with multiprocessing.Pool(clients + loaders) as pool:
+        deadline = time.time() + 1 + seconds
+        drops = [pool.apply_async(DropClient.run, (port, own, before, deadline, k)) for k, own in enumerate(owned)]
+        pages = [pool.apply_async(Client.load_pages, (port, deadline)) for _ in range(loaders)]
+        results = [drop.get() for drop in drops]
+        loads = [page.get() for page in pages]
+    after = Client(port).board()
+    latencies = sorted(latency for result in results for latency in result["latencies"])
+    acknowledged = sum(result["changed"] for result in results)
+    return {
+        "p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "per_second": acknowledged / seconds,
+        "acknowledged": acknowledged, "refused": sum(result["refused"] for result in results),
+        # Every acknowledged change advanced the board's version by one, and no row was lost or doubled.
+        "lost": (before.version + acknowledged != after.version) or sorted(before.items) != sorted(after.items),
+        "page_loads": sum(loads),
+    }
+
+
+def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int) -> dict:
+    figures = {}
+    for rows in (10, 100, 1_000, 10_000):
+        server = dragboard(binary, folder, rows)
+        try:
+            client = Client(server.port)
+            server.reset_peak()
+            figures[f"session start, {rows} rows (p50 ms)"] = client.session_starts(60)
+            figures[f"page load, {rows} rows (p50 ms)"], size = client.page_loads(5 if rows >= 10_000 else 20)
+            figures[f"page size, {rows} rows (KB)"] = size / 1000
+            figures[f"peak RSS, pages of {rows} rows (MB)"] = server.rss()[1] / 1024
+            if rows == 10:
+                figures["static file /app.css (req/s)"] = wrk(server.port, "/app.css", seconds)
+                figures["small dynamic: a 404 (req/s)"] = wrk(server.port, "/no-such-page", seconds)
+            if rows in (10, 10_000):
+                single = run_clients(server.port, 1, seconds)
+                figures[f"drop p50, 1 client, {rows} rows (ms)"] = single["p50"]
+                figures[f"drop p99, 1 client, {rows} rows (ms)"] = single["p99"]
+            if rows == 10:
+                for clients in (1, 4, 16):
+                    server.reset_peak()
+                    result = run_clients(server.port, clients, seconds)
+                    figures[f"drops/s, {clients} clients"] = result["per_second"]
+                    figures[f"drop p50, {clients} clients (ms)"] = result["p50"]
+                    figures[f"drop p99, {clients} clients (ms)"] = result["p99"]
+                    figures[f"drops lost or doubled, {clients} clients"] = int(result["lost"])
+                    figures[f"peak RSS, drops with {clients} clients (MB)"] = server.rss()[1] / 1024
+            if rows == 10_000:
+                server.reset_peak()
+                loaded = run_clients(server.port, 1, seconds, loaders=8)
+                figures["drop p99 while 8 clients load the 10,000-row page (ms)"] = loaded["p99"]
+                figures["pages loaded by those 8 clients (per s)"] = loaded["page_loads"] / seconds
+                figures["peak RSS, 8 page loaders (MB)"] = server.rss()[1] / 1024
+        finally:
+            server.stop()
+    return figures
+
+
+def hello(folder: pathlib.Path, seconds: int) -> float:
+    executable = folder / "hello"
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True, text=True).stdout.split()
+    subprocess.run(["cc", "-O2", str(ROOT / "Tests/bench/hello.c"), *flags, "-o", str(executable)], check=True)
+    server = Server([str(executable), "0"])
+    try:
+        return wrk(server.port, "/", seconds)
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", type=pathlib.Path, default=ROOT / ".build/release/dragboard")
+    parser.add_argument("--baseline", type=pathlib.Path, help="another dragboard binary, measured in the same run")
+    parser.add_argument("--seconds", type=int, default=5)
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: `make bench` installs it (Debian package wrk)")
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-http-bench-"))
+    try:
+        raw = hello(folder, args.seconds)
+        runs = {"this": measure(args.binary, folder, args.seconds)}
+        if args.baseline:
+            runs["baseline"] = measure(args.baseline, folder, args.seconds)
+        report(runs, raw)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def report(runs: dict, raw: float):
+    print("== Over real sockets: release server, loopback, 2 shared cores ==")
+    names = list(runs)
+    print(f"{'measure':<58}" + "".join(f"{name:>12}" for name in names) + ("   this/baseline" if len(names) > 1 else ""))
+    for key in runs["this"]:
+        values = [runs[name][key] for name in names]
+        line = f"{key:<58}" + "".join(f"{value:>12.2f}" for value in values)
+        if len(values) > 1 and values[1]:
+            line += f"   {values[0] / values[1]:.2f}x"
+        print(line)
+    print(f"{'raw libmicrohttpd C hello (req/s)':<58}{raw:>12.0f}")
+    this = runs["this"]
+    print("-- ratios --")
+    print(f"static file vs raw C:            {this['static file /app.css (req/s)'] / raw:.2f}x")
+    print(f"small dynamic vs raw C:          {this['small dynamic: a 404 (req/s)'] / raw:.2f}x")
+    print(f"drop at 10,000 rows vs 10 (p50): {this['drop p50, 1 client, 10000 rows (ms)'] / this['drop p50, 1 client, 10 rows (ms)']:.2f}x")
+    print(f"session start 10,000 vs 10:      {this['session start, 10000 rows (p50 ms)'] / this['session start, 10 rows (p50 ms)']:.2f}x")
+    print(f"page 10,000 rows vs 10 rows:     {this['page load, 10000 rows (p50 ms)'] / this['page load, 10 rows (p50 ms)']:.2f}x")
+    print(f"drop p99 under page loads vs idle: {this['drop p99 while 8 clients load the 10,000-row page (ms)'] / this['drop p99, 1 client, 10000 rows (ms)']:.2f}x")
+    if "baseline" in runs:
+        print(f"drops/s at 16 clients vs baseline: {this['drops/s, 16 clients'] / runs['baseline']['drops/s, 16 clients']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
