@@ -85,14 +85,53 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes `pid` started, and theirs (from /proc), children first."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, pending = [], [pid]
+    while pending:
+        children = parents.get(pending.pop(), [])
+        found += children
+        pending += children
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state == "Z"
+
+
 def _stop(process: subprocess.Popen | None, timeout: float = 10) -> None:
-    if process and process.poll() is None:
+    """Stops a process this harness started and whatever it started in turn (a driver's
+    browser must not outlive the test, holding its display)."""
+    if not process:
+        return
+    started = _descendants(process.pid) if process.poll() is None else []
+    if process.poll() is None:
         process.terminate()
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    for pid in started:
+        try:
+            wait_until(lambda: _gone(pid), f"process {pid} of {process.args[0]} exits", timeout)
+        except AssertionError:
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
 
 
 # ---------------------------------------------------------------- the X display and its input
@@ -169,9 +208,13 @@ class ClassicSession:
     def __init__(self, driver: list[str], capabilities: dict, display: Display, port: int):
         self.url = f"http://127.0.0.1:{port}"
         self.driver = subprocess.Popen(driver, env=display.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(self._ready, "the WebDriver server answers")
         self.id = None
-        self.id = self._call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
+        try:
+            wait_until(self._ready, "the WebDriver server answers")
+            self.id = self._call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
+        except BaseException:
+            self.close()
+            raise
 
     def _ready(self) -> bool:
         try:
@@ -218,18 +261,35 @@ class MarionetteSession:
 
     def __init__(self, profile: Path, display: Display):
         (profile / "user.js").write_text("".join(f'user_pref("{name}", {json.dumps(value)});\n' for name, value in FIREFOX_PREFS.items()))
-        self.browser = subprocess.Popen(
-            [FIREFOX, "--marionette", "--no-remote", "--profile", str(profile),
-             "--width", str(WINDOW[0]), "--height", str(WINDOW[1]), "about:blank"],
-            env=display.env(HOME=str(profile)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.log = profile / "firefox.log"
+        with self.log.open("wb") as log:
+            self.browser = subprocess.Popen(
+                [FIREFOX, "--marionette", "--no-remote", "--profile", str(profile),
+                 "--width", str(WINDOW[0]), "--height", str(WINDOW[1]), "about:blank"],
+                env=display.env(HOME=str(profile)), stdout=log, stderr=subprocess.STDOUT)
         active = profile / "MarionetteActivePort"
-        port = int(wait_until(lambda: active.exists() and active.read_text().strip(), "Firefox listens for Marionette", 60))
-        self.socket = socket.create_connection(("127.0.0.1", port), timeout=60)
-        self.stream = self.socket.makefile("rb")
-        self.last = 0
-        hello = self._read()
-        assert hello.get("marionetteProtocol") == 3, hello
-        self._send("WebDriver:NewSession", {})
+
+        def listening():
+            assert self.browser.poll() is None, f"Firefox exited ({self.browser.returncode})"
+            return active.exists() and active.read_text().strip()
+        try:
+            port = int(wait_until(listening, "Firefox listens for Marionette", 60))
+        except AssertionError as error:
+            _stop(self.browser)
+            raise AssertionError(f"{error}; Firefox said: {self._log_tail()}") from None
+        try:
+            self.socket = socket.create_connection(("127.0.0.1", port), timeout=60)
+            self.stream = self.socket.makefile("rb")
+            self.last = 0
+            hello = self._read()
+            assert hello.get("marionetteProtocol") == 3, hello
+            self._send("WebDriver:NewSession", {})
+        except BaseException:
+            _stop(self.browser)
+            raise
+
+    def _log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-2000:]
 
     def _read(self):
         length = b""
@@ -283,26 +343,38 @@ class Browser:
         self.scratch = Path(tempfile.mkdtemp(prefix=f"dragboard-{engine}-"))
         #: Where the page's (0, 0) is on the screen, learned from the pointer (`calibrate`).
         self.origin: tuple[float, float] | None = None
+        try:
+            self.session = self._start()
+        except BaseException:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise
+
+    def _start(self):
+        engine, display = self.engine, self.display
         if engine == "webkit":
-            self.session = ClassicSession(
+            session = ClassicSession(
                 [WEBKIT_DRIVER, f"--port={(port := free_port())}"],
                 {"browserName": "MiniBrowser",
                  "webkitgtk:browserOptions": {"binary": MINIBROWSER, "args": ["--automation"]}},
                 display, port)
-            # MiniBrowser opens at 1024×768; the same window size as the others, the same layout.
-            self.session.command("POST", "/window/rect", {"x": 0, "y": 0, "width": WINDOW[0], "height": WINDOW[1]})
+            try:
+                # MiniBrowser opens at 1024×768; the same window size as the others, the same layout.
+                session.command("POST", "/window/rect", {"x": 0, "y": 0, "width": WINDOW[0], "height": WINDOW[1]})
+            except BaseException:
+                session.close()
+                raise
+            return session
         elif engine == "firefox":
-            self.session = MarionetteSession(self.scratch, display)
+            return MarionetteSession(self.scratch, display)
         elif engine == "chromium":
-            self.session = ClassicSession(
+            return ClassicSession(
                 [CHROMEDRIVER, f"--port={(port := free_port())}"],
                 {"browserName": "chrome",
                  "goog:chromeOptions": {"binary": CHROMIUM, "args": [
                      "--no-sandbox", "--window-position=0,0", f"--window-size={WINDOW[0]},{WINDOW[1]}",
                      f"--user-data-dir={self.scratch}", "--no-first-run", "--disable-gpu"]}},
                 display, port)
-        else:
-            raise ValueError(f"unknown engine {engine}")
+        raise ValueError(f"unknown engine {engine}")
 
     def forget(self) -> None:
         """Leaves the window as a next test expects it: the mouse button up (a test that failed

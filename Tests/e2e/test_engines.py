@@ -2,8 +2,8 @@
 MiniBrowser), Firefox ESR and Chromium, dragged with a real X mouse in a virtual display (see
 `engines.py` for why a real pointer) and moved with real keys (Space, ArrowRight, ArrowDown,
 Space); a forbidden drop says why and changes nothing. The server's board and the page confirm
-each outcome, with no JavaScript error. The group starts its own display and its browsers, one
-per engine, and stops them."""
+each outcome, with no JavaScript error. The group starts a display and a browser per engine,
+and stops them."""
 import json
 import urllib.request
 from html.parser import HTMLParser
@@ -19,20 +19,21 @@ RECORD_ENDS = """window.__dragEnds = [];
 document.addEventListener('board:dragend', (event) => window.__dragEnds.push(event.detail));"""
 
 
-@pytest.fixture(scope="module")
-def display():
-    shown = Display().start()
-    yield shown
-    shown.stop()
-
-
 @pytest.fixture(scope="module", params=ENGINES)
-def engine(request, display):
-    """One window of the engine for the tests of this file (a browser's start is the slowest
-    part of a test); each test gets it on a fresh server, without the last test's cookies."""
-    opened = Browser(request.param, display)
-    yield opened
-    opened.close()
+def engine(request):
+    """One window of the engine, in a display of its own, for the tests of this file (a browser's
+    start is the slowest part of a test); each test gets it on a fresh server, without the last
+    test's cookies. Its own display: nothing one engine leaves on the X server (a grab, a
+    selection, the pointer's state) reaches the next."""
+    display = Display().start()
+    try:
+        opened = Browser(request.param, display)
+        try:
+            yield opened
+        finally:
+            opened.close()
+    finally:
+        display.stop()
 
 
 @pytest.fixture
