@@ -11,6 +11,7 @@ import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
+import { initUndo } from './undo.js';
 import { createView } from './view.js';
 
 /** Starts everything on `root`; returns the cleanup. */
@@ -30,6 +31,7 @@ export function init(root = document) {
     initKeyboard(root, view, drags),
     initMoveMenu(root, view, drags),
     () => feedback.remove(),
+    initUndo(root, view, boardID),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }

@@ -21,7 +21,7 @@ export function initForms(root, view) {
       view.say(answer?.error?.message ?? `The server refused (${response.status}).`, 'error');
       return null;
     }
-    view.say(answer.message ?? '');
+    view.say(answer.message ?? '', 'info', answer);
     applyAnswer(answer);
     return answer;
   }

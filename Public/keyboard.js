@@ -101,7 +101,7 @@ export function initKeyboard(root, view, drags) {
     const list = row.closest('[data-list]');
     const rows = draggedRows(row);
     const session = drags.begin({ rows, list: list.dataset.list });
-    carry = { session, row, targets: [], targetIndex: -1, places: [], placeIndex: 0, location: null, said: '', quiet: null };
+    carry = { session, row, targets: [], targetIndex: -1, places: [], placeIndex: 0, location: null, said: '', quiet: null, pending: [] };
     const current = carry;
     session.onTarget = (answer, target, location) => {
       if (carry !== current || !answer?.announcement) return;
@@ -122,6 +122,8 @@ export function initKeyboard(root, view, drags) {
       const here = current.places.findIndex((place) => place.destination === index && !place.key.endsWith('true'));
       current.quiet = current.places[Math.max(0, here)].location;
       show(start, Math.max(0, here));
+      // Keys pressed before the table arrived act now, in order.
+      for (const action of current.pending.splice(0)) if (carry === current) action();
     });
   }
 
@@ -199,7 +201,8 @@ export function initKeyboard(root, view, drags) {
       event.preventDefault();
       event.stopImmediatePropagation();
       if (!handled) return;
-      handled();
+      if (carry.targetIndex < 0 && key !== 'Escape') carry.pending.push(handled);
+      else handled();
       return;
     }
     if (event.altKey) return;

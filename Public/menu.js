@@ -54,7 +54,7 @@ export function initMoveMenu(root, view, drags) {
       }
       if (!menu.children.length) {
         const none = document.createElement('p');
-        none.textContent = answer.announcement ?? '';
+        none.textContent = answer.nowhere ?? '';
         menu.append(none);
       }
       menu.querySelector('[role="menuitem"]')?.focus();

@@ -141,7 +141,7 @@ export function createDragController({ root = document, api, view, feedback }) {
   }
 
   function showDropped(answer) {
-    view.say(answer.message, answer.changes.length ? 'success' : 'info');
+    view.say(answer.message, answer.changes.length ? 'success' : 'info', answer);
     return answer;
   }
 

@@ -8,10 +8,12 @@ export function createView(root, board, api) {
 
   const version = () => Number(board.dataset.version);
 
-  function say(message, kind = 'info') {
+  /** Shows a message; `answer` is the server's answer to this page's own change, if it was one. */
+  function say(message, kind = 'info', answer = null) {
     if (!status) return;
     status.textContent = message ?? '';
     status.dataset.kind = kind;
+    board.dispatchEvent(new CustomEvent('board:status', { detail: { message, kind, answer } }));
   }
 
   function rowsOf(list) {

@@ -6,17 +6,17 @@ extension BoardService {
     /// picked up. Reads the board's list titles and the dragged rows' titles only.
     func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String) throws -> BoardAPI.BeginResponse {
         var response = response
-        let (names, spoken) = try store.read(board: board) { tx -> ([String: String], String?) in
+        let (names, spoken, titles) = try store.read(board: board) { tx -> ([String: String], String?, [String]) in
             let lists = try tx.lists()
             var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
             for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
             guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
                 let titles = request.items.compactMap { id in lists.first { $0.id == id }?.title }
-                return (names, "Picked up the list \(Announcement.names(titles)).")
+                return (names, "Picked up the list \(Announcement.names(titles)).", titles)
             }
             let titles = try request.items.map { try tx.item($0).title }
             let position = (try tx.index(of: request.items[0], in: list.id) ?? 0) + 1
-            return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title))
+            return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title), titles)
         }
         for index in response.table.targets.indices {
             let target = response.table.targets[index].target
@@ -31,6 +31,7 @@ extension BoardService {
         }
         if request.list == BoardKit.listsTargetID { response.table.targets.indices.forEach { response.table.targets[$0].name = "the board" } }
         response.announcement = spoken
+        if !response.table.targets.contains(where: { $0.menu != nil }) { response.nowhere = Announcement.nowhere(titles) }
         return response
     }
 

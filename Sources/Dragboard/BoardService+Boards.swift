@@ -7,8 +7,9 @@ extension BoardService {
         let title = try Self.checkedTitle(title)
         let id = Self.newID()
         let result = try store.createBoard(id: id, title: title, operationID: op,
-                                           fingerprint: Self.fingerprint("new-board", title)) { _ in
-            try Self.json(BoardCreated(board: id))
+                                           fingerprint: Self.fingerprint("new-board", title)) { tx in
+            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: "Create the board \(title)") }
+            return try Self.json(BoardCreated(board: id))
         }
         let created = try JSONDecoder().decode(BoardCreated.self, from: Data(result.response.utf8))
         return created.board

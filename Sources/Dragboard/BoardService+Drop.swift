@@ -22,6 +22,7 @@ extension BoardService {
         do {
             result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
                 let entry = try sessions.entry(token, owner: owner)
+                tx.recordUndo(for: Self.historyOwner(owner), actionName: "")
                 try fill(entry.payload, from: request)
                 return try entry.engine.withLock { engine in
                     var working = engine
@@ -41,6 +42,7 @@ extension BoardService {
                                                          version: tx.baseVersion, changes: [])
                     case .perform(let result):
                         let applied = try apply(result, session: working.dropSession, tx: tx, storedFiles: &storedFiles)
+                        tx.recordUndo(for: Self.historyOwner(owner), actionName: Self.actionName(applied.message))
                         working.conclude()
                         changed = tx.hasChanges
                         response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,

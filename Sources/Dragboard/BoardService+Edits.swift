@@ -122,13 +122,13 @@ extension BoardService {
             try tx.removeImage(imageID)
             return ([.init(kind: .zone, item: zone.id, html: renderer.zone(try ZoneView(zone, tx)))], "Removed the image \(image.name).")
         }
-        try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent(imageID))
+        retireImageFile(imageID)
         return response
     }
 
     /// Deletes the files of images the store forgot, once the edit that forgot them committed.
     private func removeImageFiles(_ ids: [String]) {
-        for id in ids { try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent(id)) }
+        for id in ids { retireImageFile(id) }
     }
 
     /// Runs one edit as a store operation and tells the board's viewers what changed.
@@ -137,7 +137,9 @@ extension BoardService {
         let location = location ?? "/boards/\(board)"
         var changed = false
         let result = try store.perform(board: board, operationID: op, fingerprint: fingerprint) { tx in
+            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: "") }
             let (changes, message) = try body(tx)
+            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: Self.actionName(message)) }
             changed = tx.hasChanges
             return try Self.json(EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
                                               message: changed ? message : "Nothing changed.", location: location))

@@ -6,7 +6,7 @@ extension BoardService {
     struct MoveDestination: Sendable {
         /// `list:<id>` or `zone:<id>`, the form's value.
         var value: String
-        /// "Move to Tom", "Copy to Label": the server's words, operation named.
+        /// "Move to Done", "Copy to Archive": the server's words, operation named.
         var label: String
     }
 

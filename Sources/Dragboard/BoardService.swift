@@ -34,6 +34,7 @@ public final class BoardService: Sendable {
         // Uploads left by a previous run were never dropped: nothing refers to them.
         try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent("uploads"))
         try FileManager.default.createDirectory(at: imagesDirectory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
+        pruneRetiredImages()
     }
 
     /// Opens (or creates) the board's database at `databasePath`, seeds it with the kit's seed

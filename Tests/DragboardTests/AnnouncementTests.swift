@@ -25,5 +25,6 @@ import Testing
         #expect(Announcement.cancelled(["Mug"], in: "Kitchen") == "Cancelled. Mug stays in Kitchen.")
         #expect(Announcement.cancelled(["Mug", "Cup"], in: "Kitchen") == "Cancelled. Mug and Cup stay in Kitchen.")
         #expect(Announcement.destination("Shelf", operation: .copy) == "Copy to Shelf")
+        #expect(Announcement.nowhere(["Mug"]) == "Nothing on this board takes Mug.")
     }
 }

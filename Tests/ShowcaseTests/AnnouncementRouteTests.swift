@@ -15,6 +15,7 @@ import Testing
         let names = targets.compactMap { $0["name"] as? String }
         #expect(names.count == targets.count)
         #expect(names.contains("Tom") && names.contains("Toy boxes") && names.contains("Image well") && names.contains("Label"))
+        #expect(json["nowhere"] == nil)   // the row has destinations
     }
 
     @Test func eachTargetChangeSaysThePlaceAndTheProposal() async throws {

@@ -20,6 +20,11 @@ def test_each_list_is_one_tab_stop_and_arrows_move_the_focus_within_it(page):
     expect(whiskers.nth(1)).to_have_attribute("tabindex", "-1")
     expect(whiskers.nth(0)).to_have_attribute("aria-describedby", "drag-help")
     assert "Space or Enter to pick up" in page.locator("#drag-help").text_content()
+    # What a screen reader says on focus: the title (not its buttons), then how to drag it.
+    expect(whiskers.nth(0)).to_have_accessible_name("Ball of yarn")
+    expect(whiskers.nth(0)).to_have_accessible_description(
+        "Press Space or Enter to pick up. Then Up and Down arrows choose the place, Left and Right arrows the list, "
+        "Space or Enter drops, Escape cancels. F2 renames, Delete deletes.")
     whiskers.nth(0).focus()
     page.keyboard.press("ArrowDown")
     expect(whiskers.nth(1)).to_be_focused()
@@ -136,3 +141,13 @@ def test_a_selection_travels_together_and_f2_still_renames(page):
     page.keyboard.press("F2")
     expect(page.locator(".inline-edit")).to_be_focused()
     page.keyboard.press("Escape")
+
+
+def test_keys_typed_ahead_of_the_servers_answer_act_in_order(page):
+    before = version(page)
+    row(page, "cat-1", "Ball of yarn").focus()
+    for key in ["Space", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"]:   # no wait for the pick-up answer
+        page.keyboard.press(key)
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer", "Bell ball", "Ball of yarn"])
+    expect(row(page, "cat-2", "Ball of yarn")).to_be_focused()

@@ -4,8 +4,8 @@ import DragAndDrop
 /// engine's decisions, so that every input (keyboard, menu, touch) hears the same sentences and
 /// a refusal always carries its delegate's reason. Short, with the most important word first.
 public enum Announcement {
-    /// "Picked up Catnip mouse, 1 of 3 in Whiskers." — or, for several rows,
-    /// "Picked up 2 items, Catnip mouse and Ball, from Whiskers."
+    /// "Picked up Mug, 1 of 3 in Kitchen." — or, for several rows,
+    /// "Picked up 2 items, Mug and Cup, from Kitchen."
     public static func pickedUp(_ titles: [String], position: Int, of count: Int, in list: String) -> String {
         switch titles.count {
         case 1: return "Picked up \(titles[0]), \(position) of \(count) in \(list)."
@@ -14,9 +14,9 @@ public enum Announcement {
         }
     }
 
-    /// A target and what a drop there would do: "Tom, position 2 of 3: move.",
-    /// "Toys, into Red box: move.", "Label: copy.", "Tom: not allowed, Tom only plays with toys, not
-    /// with people." or "Places: cannot drop here."
+    /// A target and what a drop there would do: "Shelf, position 2 of 3: move.",
+    /// "Shelf, into Jar: move.", "Bin: copy.", "Shelf: not allowed, the shelf is
+    /// full." or "Shelf: cannot drop here."
     ///
     /// - Parameters:
     ///   - position: the 1-based place the rows would take in the list, nil for zones and for
@@ -37,14 +37,19 @@ public enum Announcement {
         }
     }
 
-    /// "Cancelled. Catnip mouse stays in Whiskers."
+    /// "Cancelled. Mug stays in Kitchen."
     public static func cancelled(_ titles: [String], in list: String) -> String {
         titles.isEmpty ? "Cancelled." : "Cancelled. \(names(titles)) \(titles.count == 1 ? "stays" : "stay") in \(list)."
     }
 
-    /// "Move to Tom" / "Copy to Label": a destination in a move-to menu.
+    /// "Move to Shelf" / "Copy to Bin": a destination in a move-to menu.
     public static func destination(_ name: String, operation: DropOperation) -> String {
         "\(operation == .copy ? "Copy" : "Move") to \(name)"
+    }
+
+    /// "Nothing on this board takes Mug.": a move-to menu without destinations.
+    public static func nowhere(_ titles: [String]) -> String {
+        "Nothing on this board takes \(names(titles))."
     }
 
     static func names(_ titles: [String]) -> String {

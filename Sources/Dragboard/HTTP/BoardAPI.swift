@@ -75,7 +75,7 @@ enum BoardAPI {
         var copy: Variant?
         /// The target's title, for announcements and move-to menus.
         var name: String?
-        /// The target's entry in a move-to menu ("Move to Tom"), present when a drop at its end
+        /// The target's entry in a move-to menu ("Move to Done"), present when a drop at its end
         /// (or, for a zone, on it) would be taken.
         var menu: String?
     }
@@ -117,6 +117,8 @@ enum BoardAPI {
         var table: Table
         /// What a screen reader says on pick-up, composed from the rows' and list's titles.
         var announcement: String?
+        /// Said instead of a move-to menu when no target takes the rows.
+        var nowhere: String?
     }
 
     /// The first `dragenter` of a drag from another app: the types the browser shows (data is

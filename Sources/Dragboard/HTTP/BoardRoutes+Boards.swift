@@ -59,8 +59,8 @@ extension BoardService {
     static func form(_ request: Request, _ body: ([String: String]) throws -> EditResponse) throws -> Response {
         do {
             let fields = try request.formFields()
-            _ = try RequestGuard.checkFormWrite(request, fields: fields)
-            let answer = try body(fields)
+            let browser = try RequestGuard.checkFormWrite(request, fields: fields)
+            let answer = try UndoContext.$owner.withValue(historyOwner(browser)) { try body(fields) }
             if request.headers["Accept"]?.contains("application/json") == true { return .json(answer) }
             return .redirect(to: answer.location)
         } catch {

@@ -7,6 +7,7 @@ extension BoardService {
     public func addRoutes(to router: inout Router) {
         // Page and whole-board reads grow with the board: the bulk lane keeps them from delaying drops.
         addBoardRoutes(to: &router)
+        addUndoRoutes(to: &router)
         router.get("/api/board", lane: .bulk) { [self] request in
             try Self.mapped { .json(try board(csrf: RequestGuard.csrfToken(of: request).token)) }
         }

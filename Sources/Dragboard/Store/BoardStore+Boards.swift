@@ -53,7 +53,9 @@ extension BoardStore {
         }, { tx in
             // Creating the board is this operation's change, even when `body` adds nothing.
             try tx.db.execute(sql: "UPDATE board SET version = version WHERE id = ?", arguments: [id])
-            return try body(tx)
+            let response = try body(tx)
+            tx.journal.prepend(.board(before: nil, after: UndoBoardState(id: id, title: title, version: 0)))
+            return response
         })
     }
 }
@@ -69,11 +71,21 @@ extension BoardTransaction {
 
     /// Renames this board (no write if the title is unchanged).
     public func renameBoard(_ title: String) throws {
+        let before = try board()
         try db.execute(sql: "UPDATE board SET title = ? WHERE id = ? AND title <> ?", arguments: [title, boardID, title])
+        if db.changesCount > 0 {
+            journal.append(.board(before: UndoBoardState(id: boardID, title: before.title, version: before.version),
+                                  after: UndoBoardState(id: boardID, title: title, version: before.version)))
+        }
     }
 
     /// Deletes this board with its lists and their rows (the foreign keys cascade).
     public func deleteBoard() throws {
+        if journal.isRecording {
+            let record = try board()
+            for list in try lists() { try journalListDeletion(list.id) }
+            journal.append(.board(before: UndoBoardState(id: boardID, title: record.title, version: record.version), after: nil))
+        }
         try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [boardID])
     }
 }

@@ -68,12 +68,14 @@ extension BoardStore {
                     try Self.setVersion(db, version, board: other, at: now)
                     departures.append(.init(board: other, version: version, items: items))
                 }
+                if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
                 try db.cachedStatement(sql: """
                     INSERT INTO operation (id, fingerprint, response, version, createdAt)
                     VALUES (?, ?, ?, ?, ?)
                     """).execute(arguments: [operationID, fingerprint(), stored(response), tx.newVersion, now])
                 if pruning.withLock({ $0.isDue(at: now) }) {
                     try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
+                    try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
                 }
                 result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
                 return .commit

@@ -15,10 +15,14 @@ extension BoardTransaction {
         try db.execute(sql: """
             INSERT INTO zoneImage (id, zoneID, name, mimeType, size, createdVersion) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [image.id, image.zoneID, image.name, image.mimeType, image.size, newVersion])
+        journal.append(.image(before: nil, after: UndoImageState(record: image, createdVersion: newVersion)))
     }
 
     /// Replaces a zone's text (a label's, say): ZoneWriter/setText(_:).
     public func setLabel(_ zoneID: String, text: String) throws {
+        let before = try label(zoneID)
+        guard before != text else { return }
+        journal.append(.label(zoneID: zoneID, before: before, after: text))
         try db.execute(sql: """
             INSERT INTO zoneLabel (zoneID, text) VALUES (?, ?) ON CONFLICT(zoneID) DO UPDATE SET text = excluded.text
             """, arguments: [zoneID, text])
@@ -26,6 +30,7 @@ extension BoardTransaction {
 
     /// Forgets an image (its file is the caller's to delete once this commits).
     public func removeImage(_ id: String) throws {
+        if journal.isRecording, let state = try imageState(id) { journal.append(.image(before: state, after: nil)) }
         try db.execute(sql: "DELETE FROM zoneImage WHERE id = ?", arguments: [id])
     }
 
@@ -44,6 +49,7 @@ extension BoardTransaction {
         for id in Set(ids).sorted() {
             let shown = try Int.fetchOne(db, sql: "SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1", arguments: [id]) != nil
             guard !shown else { continue }
+            if journal.isRecording, let state = try imageState(id), state.record.zoneID == zoneID { journal.append(.image(before: state, after: nil)) }
             try db.execute(sql: "DELETE FROM zoneImage WHERE id = ? AND zoneID = ?", arguments: [id, zoneID])
             if db.changesCount > 0 { forgotten.append(id) }
         }

@@ -55,6 +55,7 @@ public final class BoardStore: Sendable {
         guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
         try Self.migrator.migrate(dbQueue)
         try pruneOperations(olderThan: Date() - operationRetention)
+        try pruneUndoHistory(olderThan: Date() - Self.undoRetention)
     }
 
     /// The SQLite journal mode and synchronous level in effect (for checks and diagnostics).
@@ -138,6 +139,22 @@ public final class BoardStore: Sendable {
             // Which rows show a stored image (a payload's `image`): so an image is forgotten
             // when the last row showing it goes, without reading every row.
             try db.execute(sql: "CREATE INDEX item_image ON item(json_extract(payload, '$.image')) WHERE json_extract(payload, '$.image') IS NOT NULL")
+        }
+        migrator.registerMigration("v5-undo-history") { db in
+            // Each browser's undo history: what every change it made did, row by row (see `UndoChange`).
+            try db.execute(sql: """
+                CREATE TABLE undoEntry (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner TEXT NOT NULL,
+                    board TEXT NOT NULL,
+                    actionName TEXT NOT NULL,
+                    changes TEXT NOT NULL,
+                    undone INTEGER NOT NULL DEFAULT 0,
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE INDEX undoEntry_owner ON undoEntry(owner, board, undone, seq);
+                CREATE INDEX undoEntry_createdAt ON undoEntry(createdAt);
+                """)
         }
         return migrator
     }

@@ -24,6 +24,7 @@ extension BoardTransaction {
                     id: id, listID: gap.listID, containerID: gap.containerID, pos: key,
                     kind: item.kind, title: item.title, payload: item.payload, changedVersion: newVersion))
             }
+            try journalInsertion(of: ids)
             return ids
         }
     }
@@ -62,6 +63,7 @@ extension BoardTransaction {
                 }
                 newIDs.append(newID)
             }
+            try journalInsertion(of: newIDs)
             return newIDs
         }
     }

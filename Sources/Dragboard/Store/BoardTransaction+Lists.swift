@@ -11,6 +11,7 @@ extension BoardTransaction {
             added.position = (last ?? -1) + 1
             try db.execute(sql: "INSERT INTO list (id, title, kind, position, boardID) VALUES (?, ?, ?, ?, ?)",
                            arguments: [added.id, added.title, added.kind, added.position, boardID])
+            if journal.isRecording { journal.append(.list(before: nil, after: try listState(added.id))) }
             return added
         }
     }
@@ -19,13 +20,16 @@ extension BoardTransaction {
     /// - Throws: ``StoreError/unknownList(_:)``, also for a list of another board.
     public func renameList(_ listID: String, _ title: String) throws {
         try StoreQueries.requireList(db, listID, board: boardID)
+        let before = try journal.isRecording ? listState(listID) : nil
         try db.execute(sql: "UPDATE list SET title = ? WHERE id = ? AND title <> ?", arguments: [title, listID, title])
+        if journal.isRecording, db.changesCount > 0 { journal.append(.list(before: before, after: try listState(listID))) }
     }
 
     /// Deletes a list of this board with its rows (the foreign key cascades).
     /// - Throws: ``StoreError/unknownList(_:)``, also for a list of another board.
     public func deleteList(_ listID: String) throws {
         try StoreQueries.requireList(db, listID, board: boardID)
+        try journalListDeletion(listID)
         try db.execute(sql: "DELETE FROM list WHERE id = ?", arguments: [listID])
     }
 }
@@ -47,11 +51,13 @@ extension BoardTransaction {
     public func moveLists(_ ids: [String], to index: Int) throws {
         try atomically {
             for id in ids { try StoreQueries.requireList(db, id, board: boardID) }
-            var order = try lists().map(\.id).filter { !ids.contains($0) }
+            let original = try lists().map(\.id)
+            var order = original.filter { !ids.contains($0) }
             guard (0...order.count).contains(index) else { throw StoreError.indexOutOfRange(index, count: order.count) }
             order.insert(contentsOf: ids, at: index)
             let update = try db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
             for (position, id) in order.enumerated() { try update.execute(arguments: [position, id, position]) }
+            if order != original { journal.append(.listOrder(board: boardID, before: original, after: order)) }
         }
     }
 }

@@ -24,6 +24,7 @@ extension BoardTransaction {
                 try requireOutside(moving, container: containerID)
             }
             if isInPlace(items, gap) { return }
+            let before = try journal.isRecording ? ids.map { try itemState($0) } : []
             let keys = try orderKeys(for: gap, count: items.count, moving: moving)
             let update = try db.cachedStatement(sql: """
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
@@ -35,6 +36,7 @@ extension BoardTransaction {
                 try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
                 if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
             }
+            for (id, state) in zip(ids, before) { journal.append(.item(before: state, after: try itemState(id))) }
         }
     }
 

@@ -18,6 +18,8 @@ public struct BoardTransaction {
     /// Other boards whose rows this operation took away (a move across boards): their versions
     /// advance too, so their viewers learn of it.
     let departures: Departures
+    /// What this operation did, for the undo history (recorded only when the body asks).
+    let journal: UndoJournal
 
     /// SQLite's count of changed rows when the operation began.
     private let changesAtStart: Int
@@ -27,6 +29,7 @@ public struct BoardTransaction {
         self.boardID = boardID
         self.baseVersion = baseVersion
         self.departures = Departures()
+        self.journal = UndoJournal()
         self.changesAtStart = db.totalChangesCount
     }
 
@@ -70,6 +73,7 @@ public struct BoardTransaction {
     public func delete(_ ids: [String]) throws {
         try atomically {
             for id in ids { _ = try StoreQueries.requireItem(db, id) }
+            try journalDeletion(of: ids)
             let statement = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
             for id in ids { try statement.execute(arguments: [id]) }
         }
@@ -79,8 +83,10 @@ public struct BoardTransaction {
     public func setTitle(_ id: String, _ title: String) throws {
         let item = try StoreQueries.requireItem(db, id)
         guard item.title != title else { return }
+        let before = try journal.isRecording ? itemState(id) : nil
         try db.cachedStatement(sql: "UPDATE item SET title = ?, changedVersion = ? WHERE id = ?")
             .execute(arguments: [title, newVersion, id])
+        if journal.isRecording { journal.append(.item(before: before, after: try itemState(id))) }
     }
 
     /// Runs `work` in a savepoint so that a throw leaves nothing half-applied.
@@ -102,5 +108,10 @@ final class Departures {
 
     func record(_ itemID: String, from board: String) {
         itemsByBoard[board, default: []].append(itemID)
+    }
+
+    /// Another board changed in a way its viewers learn by catching up (an undo across boards).
+    func touch(_ board: String) {
+        if itemsByBoard[board] == nil { itemsByBoard[board] = [] }
     }
 }
