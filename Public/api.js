@@ -1,6 +1,14 @@
 // The protocol client of one board: JSON requests with the page's CSRF token, file uploads with
 // progress, and a queue that keeps at most one request of a drag in flight.
 
+import { OFFLINE_MESSAGE, reportOffline } from './connection.js';
+
+/** A request that never reached the server: a message for people, and the banner goes up. */
+function unreachable() {
+  reportOffline();
+  return Object.assign(new Error(OFFLINE_MESSAGE), { offline: true });
+}
+
 /** The protocol client of one board: every session it begins names the page's board. */
 export function createApi(root, boardID) {
   const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
@@ -10,7 +18,7 @@ export function createApi(root, boardID) {
       credentials: 'same-origin',
       headers: body === undefined ? { 'X-CSRF-Token': csrf } : { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    }).catch(() => { throw unreachable(); });
     const json = await response.json().catch(() => ({}));
     if (!response.ok) throw Object.assign(new Error(json?.error?.message ?? `HTTP ${response.status}`), { status: response.status });
     return json;
@@ -41,7 +49,7 @@ function upload(path, file, csrf, onProgress) {
       if (xhr.status === 201) resolve(xhr.response);
       else reject(Object.assign(new Error(xhr.response?.error?.message ?? `HTTP ${xhr.status}`), { status: xhr.status }));
     });
-    xhr.addEventListener('error', () => reject(new Error('the upload failed')));
+    xhr.addEventListener('error', () => reject(unreachable()));
     xhr.addEventListener('abort', () => reject(new Error('the upload was aborted')));
     xhr.send(file);
   });

@@ -6,7 +6,9 @@
 import { createApi } from './api.js';
 import { createAutoScroll } from './autoscroll.js';
 import { initContainers } from './containers.js';
+import { initConnection } from './connection.js';
 import { createFeedback } from './feedback.js';
+import { nearestGap } from './gaps.js';
 import { initForms } from './forms.js';
 import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
@@ -15,8 +17,10 @@ import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createSpringLoader } from './springload.js';
 import { initTouch } from './touch.js';
+import { signatureOf, watchForEndedDrags } from './stale.js';
 import { initUndo } from './undo.js';
 import { createView } from './view.js';
+import { uploadFiles } from './uploads.js';
 
 /** Starts everything on `root`; returns the cleanup. */
 export function init(root = document) {
@@ -38,6 +42,7 @@ export function init(root = document) {
     initTouch(root, view, drags),
     () => feedback.remove(),
     initUndo(root, view, boardID),
+    initConnection(board, { probe: api.board, onBack: () => view.resync() }),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }
@@ -75,8 +80,9 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     if (target.dataset.lists) return locateList(target, event);
     if (!target.dataset.list) return { row: null };
     const rows = view.rowsOf(target);
-    const row = event.target instanceof Element ? event.target.closest('[data-item]') : null;
-    if (!rows || !row || row.parentElement !== rows) return { row: null };
+    const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
+    if (!rows) return { row: null };
+    if (!row || row.parentElement !== rows) return nearestGap(rows, event.clientY);
     const box = row.getBoundingClientRect();
     const fraction = box.height > 0 ? Math.min(1, Math.max(0, (event.clientY - box.top) / box.height)) : 0.5;
     return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };
@@ -101,7 +107,18 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     drag = session;
   }
 
+  /** A drag of this page whose end never came, or a foreign one that ended unseen: reset now. */
+  function abandon() {
+    if (!drag) return;
+    const current = drag;
+    drag = null;
+    depth = 0;
+    stopFollowing();
+    if (current.foreign) current.finishForeign(); else current.end();
+  }
+
   function onDragStart(event) {
+    abandon();   // a new drag always starts clean
     const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
     const header = !row && event.target instanceof Element ? event.target.closest('.list[data-list] > .list-header') : null;
     if (header) { startListDrag(event, header.parentElement); return; }
@@ -134,6 +151,7 @@ function initDragAndDrop(root, api, view, drags, feedback) {
         types: types.filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE)),
         files: items.filter((item) => item.kind === 'file').map((item) => item.type),
       });
+    drag.signature = signatureOf(event.dataTransfer);
   }
 
   /** A foreign drag is over once it is dropped or leaves the window; only ours posts its end. */
@@ -145,6 +163,8 @@ function initDragAndDrop(root, api, view, drags, feedback) {
 
   function onDragEnter(event) {
     depth += 1;
+    // Other things dragged in than the drag this page holds: that one ended unseen; start afresh.
+    if (drag?.foreign && signatureOf(event.dataTransfer) !== drag.signature) { finishForeign(drag); depth = 1; }
     if (!drag) startForeign(event);
     if (!drag) return;
     // The same decision as dragover: a target becomes the drop target only if dragenter is
@@ -152,12 +172,17 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     onDragOver(event);
   }
 
-  function onDragLeave() {
+  function onDragLeave(event) {
     depth = Math.max(0, depth - 1);
-    if (depth !== 0 || !drag) return;
+    // Where the browser names the element entered next, it decides: counting alone is fooled by
+    // a drag that ended unseen (its last element still gets a dragleave when the next one enters).
+    const next = event.relatedTarget;
+    if (next instanceof Node && document.documentElement.contains(next)) return;
+    if ((next == null && depth !== 0) || !drag) return;
     stopFollowing();
     if (drag.target !== null) drag.setTarget(null);
-    if (drag.foreign) finishForeign(drag);
+    // Chromium turns a refused drop from another app into this dragleave: say why it was refused.
+    if (drag.foreign) { if (drag.refused) drag.sayRefusal(); finishForeign(drag); }
   }
 
   function onDragOver(event) {
@@ -166,6 +191,7 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     const target = targetOf(event.target);
     if (target !== drag.target) drag.setTarget(target, target ? locate(target, event) : null);
     if (!target) {
+      drag.refused = null;
       // Outside every target a foreign drag is refused here too, rather than left to the
       // browser, whose default for a dropped file is to navigate away to it.
       if (drag.foreign) {
@@ -196,7 +222,7 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     if (!accepted && !current.foreign && event.target.closest('input, textarea, select')) return;
     if (!target || current.failed || (current.foreign && !accepted)) {
       // A refused foreign drop changes nothing; it only ends this page's part of the session.
-      if (current.foreign) finishForeign(current);
+      if (current.foreign) { current.sayRefusal(); finishForeign(current); }
       return;
     }
     const location = locate(target, event);
@@ -207,7 +233,13 @@ function initDragAndDrop(root, api, view, drags, feedback) {
         .filter((type) => type !== 'Files' && !type.startsWith(SESSION_TYPE))
         .map((type) => [type, transfer.getData(type)]);
       const files = [...transfer.files];
-      current.drop(target, location, { data }, async () => ({ files: await uploadAll(current, target, files) }));
+      current.drop(target, location, { data }, async () => {
+        const { ids, refused } = await uploadFiles(api, current.token, files, current.answer?.uploads, target);
+        current.refusedFiles = refused;
+        // Every file refused and nothing else carried: no drop to make, only the reasons to say.
+        if (files.length > 0 && !ids.some(Boolean) && data.length === 0) throw new Error(refused.join(' '));
+        return { files: ids };
+      });
     } else {
       current.drop(target, location);
     }
@@ -216,29 +248,6 @@ function initDragAndDrop(root, api, view, drags, feedback) {
       current.dropped.then((answer) => { if (answer) view.apply(answer); });
       finishForeign(current);
     }
-  }
-
-  /** Uploads the dropped files one by one, showing progress in the target when it has a meter. */
-  async function uploadAll(current, target, files) {
-    const meter = target.querySelector('.well-progress');
-    const status = target.querySelector('.well-status');
-    if (status) status.textContent = '';
-    const ids = [];
-    try {
-      for (const [index, file] of files.entries()) {
-        const answer = await api.upload(current.token, file, (fraction) => {
-          if (!meter) return;
-          const percent = Math.round(((index + fraction) / files.length) * 100);
-          meter.hidden = false;
-          meter.querySelector('progress').value = percent;
-          meter.querySelector('.well-percent').textContent = `${percent}%`;
-        });
-        ids.push(answer.file);
-      }
-    } finally {
-      if (meter) meter.hidden = true;
-    }
-    return ids;
   }
 
   function onDragEnd() {
@@ -250,12 +259,17 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     current.end();
   }
 
+  // Only a foreign drag can end unseen: this page's own drags always get their dragend.
+  const stopWatching = watchForEndedDrags(() => { if (drag?.foreign) abandon(); });
   const listeners = [
     ['dragstart', onDragStart], ['dragenter', onDragEnter], ['dragleave', onDragLeave],
     ['dragover', onDragOver], ['drop', onDrop], ['dragend', onDragEnd],
   ];
   listeners.forEach(([type, listener]) => root.addEventListener(type, listener));
-  return () => listeners.forEach(([type, listener]) => root.removeEventListener(type, listener));
+  return () => {
+    listeners.forEach(([type, listener]) => root.removeEventListener(type, listener));
+    stopWatching();
+  };
 }
 
 /** Writes each row's public representations, in fidelity order, as the server pre-rendered them. */

@@ -37,7 +37,7 @@ export function createFeedback() {
     target.dataset.dropOperation = decision.op;
     target.dataset.dropIntent = decision.intent === 'automatic' ? 'insert-at' : decision.intent;
     const box = target.getBoundingClientRect();
-    if (decision.op === 'forbidden' || decision.op === 'copy') {
+    if (decision.op === 'forbidden' || decision.op === 'copy' || (decision.op === 'cancel' && decision.reason)) {
       badge.hidden = false;
       badge.className = `drop-badge drop-badge--${decision.op}`;
       badge.textContent = decision.op === 'copy' ? '+' : `⊘ ${decision.reason ?? 'Not allowed here'}`;

@@ -2,6 +2,8 @@
 // plain POST without JavaScript), and in-place title editing. The server decides and answers
 // with the same changes it pushes to every other viewer.
 
+import { reportOffline } from './connection.js';
+
 /** Starts the forms and title editing of the board page `root`; returns the cleanup. */
 export function initForms(root, view) {
   const board = view.board;
@@ -15,7 +17,7 @@ export function initForms(root, view) {
       credentials: 'same-origin',
       headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
       body: fields,
-    });
+    }).catch((error) => { reportOffline(); throw error; });   // the offline banner goes up
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
       view.say(answer?.error?.message ?? `The server refused (${response.status}).`, 'error');

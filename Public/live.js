@@ -1,14 +1,25 @@
-// Live updates: every change committed to this board, pushed over Server-Sent Events.
+// Live updates: every change committed to this board, pushed over Server-Sent Events. The
+// browser reconnects by itself while it can; a stream it gave up on is opened again once the
+// server answers (connection.js), and the `hello` of every connection lets the page catch up.
+
+import { ONLINE_EVENT, reportOffline } from './connection.js';
 
 export function initLiveUpdates(view, boardID) {
   if (!('EventSource' in window)) return () => {};
-  const source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
+  let source = null;
   const onChanges = (event) => view.apply(JSON.parse(event.data));
   const onHello = (event) => {
     const { version } = JSON.parse(event.data);
     if (version > view.version()) view.resync(version);
   };
-  source.addEventListener('changes', onChanges);
-  source.addEventListener('hello', onHello);
-  return () => source.close();
+  function open() {
+    source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
+    source.addEventListener('changes', onChanges);
+    source.addEventListener('hello', onHello);
+    source.addEventListener('error', reportOffline);
+  }
+  const reopen = () => { if (source.readyState === EventSource.CLOSED) { source.close(); open(); } };
+  open();
+  window.addEventListener(ONLINE_EVENT, reopen);
+  return () => { window.removeEventListener(ONLINE_EVENT, reopen); source.close(); };
 }

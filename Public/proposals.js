@@ -23,7 +23,9 @@ export function proposalAt(entry, copy, row) {
  * pointer is the destination.
  */
 export function resolve(table, entry, location, copy) {
-  if (!entry || !entry.handled) return NO_DROP;
+  if (!entry) return NO_DROP;
+  // A target that does not handle the session still says why (the engine's rule or the delegate's).
+  if (!entry.handled) return { ...NO_DROP, reason: entry.noRow?.reason ?? null };
   const done = (proposal, destination, into = false) => ({ ...proposal, destination, into });
   if (location.row == null) return done({ ...proposalAt(entry, copy, null), intent: 'unspecified' }, null);
   const { row, fraction } = location;

@@ -32,6 +32,9 @@
 //     `board:dragend` on the root with the server's outcome.
 //   session.finishForeign()
 //     A foreign drag is over in this page (dropped or left the window).
+//   session.sayRefusal()
+//     Keeps the reason of the refusal the drag ended on in the status line (a refused release
+//     arrives as a dragleave first: the refusal is remembered in `session.refused`).
 //
 // `location` is `{ row, fraction, item }` (a row of the target and how far down it) or
 // `{ row: null }` (over the target but no row), exactly what the server's engine resolves.
@@ -75,7 +78,12 @@ export function createDragController({ root = document, api, view, feedback }) {
         if (answer.version != null) session.version = answer.version;
         return answer;
       })
-      .catch((error) => { session.failed = true; view.say(error.message, 'error'); return null; });
+      .catch((error) => {
+        session.failed = true;
+        session.failedReason = error.message;   // shown while hovering: why nothing can be dropped
+        view.say(error.message, 'error');
+        return null;
+      });
 
     session.setTarget = (target, location = null) => {
       session.target = target;
@@ -83,13 +91,17 @@ export function createDragController({ root = document, api, view, feedback }) {
       queue.target(() => (session.failed ? null
         : api.target(session.token, { target: wire, location, copy: session.copy })
           .then((answer) => { session.onTarget?.(answer, target, location); return answer; })));
-      if (!target) feedback.clear();
+      if (!target) {
+        feedback.clear();
+        session.refused = session.decision.reason ? session.decision : null;
+        session.decision = NO_DROP;
+      }
     };
 
     session.decide = (target, location, copy = false) => {
       session.copy = copy;
       session.location = location;
-      const decision = session.failed ? NO_DROP : resolve(session.table, entryFor(session.table, target), location, copy);
+      const decision = session.failed ? { ...NO_DROP, reason: session.failedReason ?? null } : resolve(session.table, entryFor(session.table, target), location, copy);
       session.decision = decision;
       feedback.draw(target, decision, target?.dataset.list ? view.rowsOf(target) : null);
       return decision;
@@ -102,7 +114,7 @@ export function createDragController({ root = document, api, view, feedback }) {
         shown: session.decision.op, copy: session.copy, ...extra,
       };
       const post = before ? async () => { Object.assign(body, await before()); return api.drop(session.token, body); } : () => api.drop(session.token, body);
-      session.dropped = queue.run(post).then(showDropped, dropFailed(target));
+      session.dropped = queue.run(post).then((answer) => showDropped(answer, session.refusedFiles), dropFailed(target));
       return session.dropped;
     };
 
@@ -123,11 +135,16 @@ export function createDragController({ root = document, api, view, feedback }) {
           // The server says how the drag ended (never `dropEffect`): a drop taken by another
           // window of this app shows up here, and this page catches up.
           if (outcome.version > view.version()) view.resync(outcome.version);
-          if (!session.dropped && outcome.operation === 'cancel') view.say('');
+          if (!session.dropped && outcome.operation === 'cancel') session.sayRefusal();
           root.dispatchEvent(new CustomEvent('board:dragend', { detail: outcome }));
           return outcome;
         })
         .catch(() => { view.holdUpdates(false); return null; });
+    };
+
+    session.sayRefusal = () => {
+      const refusal = session.decision.reason ? session.decision : session.refused;
+      view.say(refusal?.reason ?? '', refusal?.reason ? 'forbidden' : 'info');
     };
 
     session.finishForeign = () => {
@@ -140,14 +157,16 @@ export function createDragController({ root = document, api, view, feedback }) {
     return session;
   }
 
-  function showDropped(answer) {
-    view.say(answer.message, answer.changes.length ? 'success' : 'info', answer);
+  /** The drop's answer, and which dropped files were left out and why. */
+  function showDropped(answer, refusedFiles = []) {
+    view.say([answer.message, ...refusedFiles].join(' '), answer.changes.length ? 'success' : 'info', answer);
     return answer;
   }
 
   function dropFailed(target) {
     return (error) => {
-      view.say(error.message, 'error');
+      // Unacknowledged is not done: nothing moves on the page until the server answers.
+      view.say(error.offline ? 'Not dropped: the server can’t be reached. The board catches up when it is back.' : error.message, 'error');
       const status = target?.querySelector('.well-status');
       if (status) status.textContent = error.message;
       if (error.status === 409) view.resync();

@@ -8,6 +8,7 @@
 //   move before the press fires          scrolls as usual; a short tap selects (selection.js)
 
 import { createAutoScroll } from './autoscroll.js';
+import { nearestGap } from './gaps.js';
 import { draggedRows } from './selection.js';
 import { isAccepted } from './session.js';
 import { createSpringLoader } from './springload.js';
@@ -37,8 +38,9 @@ export function initTouch(root, view, drags) {
   function locate(target, element, y) {
     if (!target.dataset.list) return { row: null };
     const rows = view.rowsOf(target);
-    const row = element.closest('[data-item]');
-    if (!rows || !row || row.parentElement !== rows) return { row: null };
+    const row = element.closest(ROW);
+    if (!rows) return { row: null };
+    if (!row || row.parentElement !== rows) return nearestGap(rows, y);
     const box = row.getBoundingClientRect();
     const fraction = box.height > 0 ? Math.min(1, Math.max(0, (y - box.top) / box.height)) : 0.5;
     return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };

@@ -43,7 +43,8 @@ public struct DropProposal: Sendable, Hashable, Codable {
     public var intent: Intent
     /// Whether the drop point should follow the pointer precisely (kept for parity with UIKit).
     public var isPrecise: Bool
-    /// Why a `forbidden` drop is forbidden, shown to the user.
+    /// Why a `forbidden` or `cancel` proposal refuses the drop, in words shown to the user
+    /// during the hover and after the release. `copy` and `move` carry none.
     public var reason: String?
 
     public init(operation: DropOperation, intent: Intent = .unspecified, isPrecise: Bool = false, reason: String? = nil) {
@@ -54,6 +55,11 @@ public struct DropProposal: Sendable, Hashable, Codable {
     }
 
     public static let cancel = DropProposal(operation: .cancel)
+
+    /// A cancel proposal that says why the target does not take these items.
+    public static func cancel(_ reason: String) -> DropProposal {
+        DropProposal(operation: .cancel, reason: reason)
+    }
 
     /// A forbidden proposal with the reason shown to the user.
     public static func forbidden(_ reason: String) -> DropProposal {

@@ -25,6 +25,9 @@ public struct ItemProvider: Sendable {
         let load: LoadHandler
         let fileURL: URL?
         let fileLoader: (@Sendable () throws -> URL)?
+
+        /// Whether the representation is a file (on disk or promised), rather than bytes in memory.
+        public var isFile: Bool { fileLoader != nil }
     }
 
     /// Registered representations, highest fidelity first.

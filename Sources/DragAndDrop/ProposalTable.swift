@@ -63,7 +63,7 @@ public struct ProposalTable: Sendable {
 extension ProposalTable.Entry {
     /// The proposal for destination row `row`, or over empty space when nil.
     public func proposal(at row: Int?) -> DropProposal {
-        guard handled else { return .cancel }
+        guard handled else { return noRow }
         guard let row else { return noRow }
         return runs.first { $0.rows.contains(row) }?.proposal ?? .cancel
     }

@@ -24,10 +24,10 @@ extension SessionEngine {
         try requireDragging()
         try requireKnown(target)
         if currentTarget != target { try enter(target) }
-        guard canHandle(target) else { return .refuse(.cancel) }
+        guard canHandle(target) else { return .refuse(.cancel(Self.reasonNotHandled)) }
         var resolved = try decide(target, at: location)
         if let shownOperation, shownOperation.strictness > resolved.proposal.operation.strictness {
-            resolved.proposal = enforce(DropProposal(operation: shownOperation, intent: resolved.proposal.intent), destination: resolved.destinationIndexPath, isList: true)
+            resolved.proposal = enforce(DropProposal(operation: shownOperation, intent: resolved.proposal.intent, reason: resolved.proposal.reason ?? Self.reasonShownRefusal), destination: resolved.destinationIndexPath, isList: true)
         }
         guard resolved.proposal.operation.performsDrop else { return .refuse(resolved.proposal) }
 

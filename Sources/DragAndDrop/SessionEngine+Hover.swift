@@ -10,7 +10,7 @@ extension SessionEngine {
         for (list, delegate) in targets.lists {
             let id = DropTargetID.list(list.id)
             guard canHandle(id) else {
-                entries.append(.init(target: id, handled: false, runs: [], noRow: .cancel, copyModifier: nil))
+                entries.append(.init(target: id, handled: false, runs: [], noRow: .cancel(Self.reasonNotHandled), copyModifier: nil))
                 continue
             }
             let plain = listVariant(list, delegate: delegate, copyModifier: dropSession.isCopyModifierPressed)
@@ -20,7 +20,7 @@ extension SessionEngine {
         for (zone, delegate) in targets.zones {
             let id = DropTargetID.zone(zone.id)
             guard canHandle(id) else {
-                entries.append(.init(target: id, handled: false, runs: [], noRow: .cancel, copyModifier: nil))
+                entries.append(.init(target: id, handled: false, runs: [], noRow: .cancel(Self.reasonNotHandled), copyModifier: nil))
                 continue
             }
             func answer(copyModifier: Bool) -> DropProposal {
@@ -83,7 +83,7 @@ extension SessionEngine {
     public mutating func update(_ target: DropTargetID, at location: DropLocation) throws -> ResolvedProposal {
         try requireDragging()
         if currentTarget != target { try enter(target) }
-        guard canHandle(target) else { return ResolvedProposal(proposal: .cancel, destinationIndexPath: nil) }
+        guard canHandle(target) else { return ResolvedProposal(proposal: .cancel(Self.reasonNotHandled), destinationIndexPath: nil) }
         return try decide(target, at: location)
     }
 

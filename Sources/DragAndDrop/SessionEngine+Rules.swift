@@ -5,7 +5,7 @@ extension SessionEngine {
     /// - a drag from another app or origin can only copy: `move` becomes `copy`;
     /// - `move` when the source does not allow moves becomes `cancel`;
     /// - a nil destination forces the `unspecified` intent;
-    /// - only `forbidden` carries a reason.
+    /// - only `cancel` and `forbidden` carry a reason, and the engine's own refusals say theirs.
     func enforce(_ proposal: DropProposal, destination: IndexPath?, isList: Bool) -> DropProposal {
         var enforced = proposal
         if enforced.operation == .move {
@@ -13,12 +13,18 @@ extension SessionEngine {
                 enforced.operation = .copy
             } else if !dropSession.allowsMoveOperation {
                 enforced.operation = .cancel
+                enforced.reason = Self.reasonMoveNotAllowed
             }
         }
         if destination == nil || !isList { enforced.intent = .unspecified }
-        if enforced.operation != .forbidden { enforced.reason = nil }
+        if enforced.operation.performsDrop { enforced.reason = nil }
         return enforced
     }
+
+    /// The engine's reason when a delegate proposes `move` and the source does not allow it.
+    public static let reasonMoveNotAllowed = "These items can only be copied, not moved"
+    /// The engine's reason when a target's `canHandle` said no and the delegate gave none.
+    public static let reasonNotHandled = "This target does not take these items"
 
     /// Asks the delegate of `list` about `location` and resolves `automatic` by position in the row.
     func resolve(_ location: DropLocation, in list: ListTarget, delegate: any ListDropDelegate, session: DropSession) throws -> ResolvedProposal {
@@ -71,4 +77,10 @@ extension SessionEngine {
         }
         return ResolvedProposal(proposal: after, destinationIndexPath: IndexPath(row: row + 1, section: section))
     }
+}
+
+extension SessionEngine {
+    /// The engine's reason when the browser showed a refusal that the current state would accept:
+    /// the stricter answer wins, and the person is told why nothing happened.
+    public static let reasonShownRefusal = "The drop was refused, as shown while dragging"
 }

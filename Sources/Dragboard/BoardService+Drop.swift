@@ -73,7 +73,7 @@ extension BoardService {
         for pair in request.data ?? [] where pair.count == 2 {
             strings[pair[0].lowercased()] = pair[1]
         }
-        guard !strings.isEmpty || !(request.files ?? []).isEmpty else { throw DragboardError.unprocessable("the drop is empty") }
+        guard !strings.isEmpty || (request.files ?? []).contains(where: { $0 != nil }) else { throw DragboardError.unprocessable("the drop is empty") }
         payload.setStrings(strings)
         try payload.bindFiles(request.files ?? [])
     }

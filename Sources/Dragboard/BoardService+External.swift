@@ -16,6 +16,11 @@ extension BoardService {
             var provider = ItemProvider()
             let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
             provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).url }
+            provider.registerDataRepresentation(forTypeIdentifier: UploadedFileName.typeIdentifier, visibility: .ownProcess) { progress in
+                let name = Data(try payload.file(at: index).name.utf8)
+                progress.complete(Int64(name.count))
+                return name
+            }
             items.append(DragItem(itemProvider: provider))
         }
         var strings = ItemProvider()
@@ -34,7 +39,8 @@ extension BoardService {
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload, board: board)
-        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table)
+        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table,
+                                      uploads: .init(types: ImageFormat.allCases.map(\.rawValue), maxBytes: Self.maximumImageSize))
     }
 
     /// Another window of this app recognised the session's type in a drag: it gets the same

@@ -56,7 +56,9 @@ extension BoardService {
             working.updateTargets(targets)
             working.setCopyModifierPressed(request.copy ?? false)
             guard let target = request.target else {
-                if let current = working.currentTarget { try working.exit(current) }
+                // Leaving after the drop (the source window hears of a drop in another window
+                // only at its dragend) changes nothing: not a conflict.
+                if working.phase == .dragging, let current = working.currentTarget { try working.exit(current) }
                 engine = working
                 return BoardAPI.TargetResponse(handled: false)
             }

@@ -23,7 +23,10 @@ extension ServerCore {
     }
 
     /// The access-handler call after a bulk job resumed the connection: queues the job's response.
+    /// The job keeps its room in the pool until the request completes (`completed` gives it back):
+    /// `stop` waits on that count, so an answer already queued is sent before the daemon stops.
     func finishBulk(_ job: BulkJob, state: RequestState, on connection: OpaquePointer) {
+        guard !state.responded else { return }
         let response: Response
         switch job.result {
         case .pending:
@@ -33,8 +36,6 @@ extension ServerCore {
         case .abandoned:
             response = HTTPError.stopping.response
         }
-        state.bulkJob = nil
-        bulk.taken()
         respond(response, to: state, on: connection)
     }
 }

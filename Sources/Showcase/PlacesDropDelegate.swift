@@ -11,7 +11,10 @@ struct PlacesDropDelegate: ListDropDelegate {
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
         let fromHere = session.dragSource?.listID == list.id
-        if fromHere && session.items.count > 1 { return .cancel }
+        if fromHere && session.items.count > 1 { return .cancel("Only one place can be moved at a time") }
+        if session.localDragSession == nil, let what = session.unreadableItems(as: DropSession.titleTypes + [.url]) {
+            return .forbidden("Places are made from text or links, not from \(what)")
+        }
         let operation: DropOperation = fromHere && !session.isCopyModifierPressed ? .move : .copy
         return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
     }

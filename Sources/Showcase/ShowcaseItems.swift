@@ -77,8 +77,11 @@ struct LinkItem: ItemKind {
 
     func plainText(of item: BoardItem) -> String { item.url ?? item.title }
 
+    /// The address, shown under the title only when it says something the title does not: a
+    /// link dropped from the web has its address as its title.
     func templateValue(named name: String, of item: BoardItem, contents: [BoardItem]) -> Any? {
-        name == "url" ? item.url ?? "" : nil
+        guard name == "url", let url = item.url, url != item.title else { return nil }
+        return url
     }
 }
 

@@ -5,17 +5,21 @@ import Foundation
 /// The image well takes only images: files whose type conforms to `public.image`, checked
 /// again by their bytes when the drop is performed.
 struct ImageWellDelegate: DropZoneDelegate {
+    /// Images, and any file from another app: a file that is not an image is refused with a reason.
     func canHandle(_ session: DropSession, in zone: ZoneTarget) -> Bool {
-        session.hasItemsConforming(toTypeIdentifiers: [.image])
+        session.hasItemsConforming(toTypeIdentifiers: [.image]) || session.items.contains { $0.itemProvider.representations.contains(where: \.isFile) }
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in zone: ZoneTarget) -> DropProposal {
-        DropProposal(operation: .copy)
+        guard session.hasItemsConforming(toTypeIdentifiers: [.image]) else { return .forbidden("Only images go here: PNG, JPEG, GIF or WebP") }
+        return DropProposal(operation: .copy)
     }
 
+    /// Takes the images of the drop; an item that is not one (a text file next to a picture, a
+    /// file the browser did not upload) is left out, and the browser says which and why.
     func performDrop(in zone: ZoneTarget, with coordinator: inout DropCoordinator) throws {
         for item in coordinator.items {
-            guard let image = try coordinator.session.loadImage(from: item) else { continue }
+            guard let image = try? coordinator.session.loadImage(from: item) else { continue }
             coordinator.accept(item, content: image)
         }
         guard !coordinator.placements.isEmpty else { throw DragboardError.unprocessable("no image was dropped") }
@@ -30,7 +34,10 @@ struct LabelDelegate: DropZoneDelegate {
     }
 
     func dropSessionDidUpdate(_ session: DropSession, in zone: ZoneTarget) -> DropProposal {
-        DropProposal(operation: .copy)
+        if session.localDragSession == nil, let what = session.unreadableItems(as: DropSession.titleTypes + [.url]) {
+            return .forbidden("The label shows text or links, not \(what)")
+        }
+        return DropProposal(operation: .copy)
     }
 
     func performDrop(in zone: ZoneTarget, with coordinator: inout DropCoordinator) throws {

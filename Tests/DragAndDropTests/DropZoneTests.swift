@@ -41,7 +41,7 @@ import Testing
         text.registerObject("not an image")
         var refused = external(text)
         #expect(try refused.enter(.zone("image-well")) == false)
-        #expect(try refused.drop(on: .zone("image-well"), at: .noRow).refused == .cancel)
+        #expect(try refused.drop(on: .zone("image-well"), at: .noRow).refused == .cancel(SessionEngine.reasonNotHandled))
     }
 
     @Test func aFakeImageFailsAtLoadTimeNotBefore() throws {

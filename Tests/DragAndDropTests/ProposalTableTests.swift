@@ -30,7 +30,7 @@ import Testing
         let session = engine.dropSession
         for row in stride(from: 0, through: rows, by: 7) {
             var expected = delegate.dropSessionDidUpdate(session, in: ListTarget(id: "big", rowCount: rows), withDestinationIndexPath: IndexPath(row: row))
-            if expected.operation != .forbidden { expected.reason = nil }
+            if expected.operation.performsDrop { expected.reason = nil }
             #expect(entry.proposal(at: row) == expected, "row \(row)")
         }
         #expect(entry.proposal(at: nil) == DropProposal(operation: .move, intent: .unspecified))

@@ -47,13 +47,14 @@ import Testing
         var engine = session(targets([("x", 3, Refuses(log: log))]))
         #expect(engine.proposalTable().entry(for: .list("x"))?.handled == false)
         #expect(try engine.enter(.list("x")) == false)
-        #expect(try engine.update(.list("x"), at: .row(0, fraction: 0.5)).proposal == .cancel)
-        #expect(try engine.drop(on: .list("x"), at: .row(0, fraction: 0.5)).refused == .cancel)
+        // The engine's rule says why, since the delegate is not asked.
+        #expect(try engine.update(.list("x"), at: .row(0, fraction: 0.5)).proposal == .cancel(SessionEngine.reasonNotHandled))
+        #expect(try engine.drop(on: .list("x"), at: .row(0, fraction: 0.5)).refused == .cancel(SessionEngine.reasonNotHandled))
         engine.end()
         #expect(log.of("x") == ["canHandle"])
     }
 
-    @Test func forbiddenKeepsItsReasonCancelDoesNotAndNeitherPerforms() throws {
+    @Test func forbiddenAndCancelKeepTheirReasonsAndNeitherPerforms() throws {
         struct Answers: ListDropDelegate {
             let log: CallLog
             func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget, withDestinationIndexPath destinationIndexPath: IndexPath?) -> DropProposal {
@@ -66,7 +67,7 @@ import Testing
         let forbidden = try engine.drop(on: .list("forbidding"), at: .row(0, fraction: 0.5)).refused
         #expect(forbidden == DropProposal(operation: .forbidden, intent: .unspecified, reason: "Cats don't play with people"))
         let cancelled = try engine.drop(on: .list("cancelling"), at: .row(0, fraction: 0.5)).refused
-        #expect(cancelled == DropProposal(operation: .cancel, intent: .unspecified))
+        #expect(cancelled == DropProposal(operation: .cancel, intent: .unspecified, reason: "ignored"))
         #expect(log.all.isEmpty)
     }
 

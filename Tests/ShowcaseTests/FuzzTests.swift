@@ -275,7 +275,7 @@ struct FuzzReport {
         // symptom (another 500 on drops) is reported on its own.
         let explained = known.first { $0.explains(violation.signature, request, spoiledUploads: spoiledUploads) }
         if violation.signature == "drop: 5xx" {
-            spoiledUploads.formUnion((try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files ?? [])
+            spoiledUploads.formUnion((try? JSONDecoder().decode(BoardAPI.DropRequest.self, from: Data(request.body)))?.files?.compactMap { $0 } ?? [])
         }
         let key = violation.signature + " | " + (explained?.rawValue ?? "new")
         if failures[key] != nil {

@@ -139,8 +139,10 @@ def test_plain_text_over_people_is_not_handled_and_changes_nothing(page, server)
     people = list_of(page, "people")
     expect(people).to_have_attribute("data-drop-operation", "cancel")
     expect(page.locator(".drop-indicator")).to_be_hidden()
-    expect(page.locator(".drop-badge")).to_be_hidden()
+    # Not handled, and the engine's rule says so (issue 11: every cancel says why).
+    expect(page.locator(".drop-badge--cancel")).to_have_text("⊘ This target does not take these items")
     drag.drop()  # released over a target that refused: Chromium makes it a dragleave
+    expect(page.locator(".drop-badge")).to_be_hidden()
 
     expect(page.locator("[data-drop-operation]")).to_have_count(0)
     assert version(page) == before

@@ -34,8 +34,10 @@ def test_toy_over_people_is_not_handled_so_nothing_is_offered_or_changed(page, s
     expect(people).to_have_attribute("data-drop-operation", "cancel")
     expect(people).to_have_attribute("data-drop-intent", "unspecified")
     expect(page.locator(".drop-indicator")).to_be_hidden()
-    expect(page.locator(".drop-badge")).to_be_hidden()
+    # Not handled, and the engine's rule says so (issue 11: every cancel says why).
+    expect(page.locator(".drop-badge--cancel")).to_have_text("⊘ This target does not take these items")
     dropped = session.release()
+    expect(page.locator(".drop-badge")).to_be_hidden()
 
     assert dropped is None
     assert session.ended["operation"] == "cancel"

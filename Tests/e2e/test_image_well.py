@@ -114,8 +114,10 @@ def test_a_fake_png_is_refused_by_the_server_and_nothing_is_stored(page, server,
     assert version(page) == before
 
 
-def test_a_png_over_the_size_limit_is_refused_by_the_server_and_nothing_is_stored(page, server, tmp_path, console_errors):
-    console_errors.expect(r"status of 413", REFUSED_UPLOAD[1])  # Chromium's own line for the refused request
+def test_a_png_over_the_size_limit_is_refused_before_the_upload_starts(page, server, tmp_path):
+    """The browser knows the file's size at the drop: it says so in words and sends nothing
+    (issue 11: "This image is 30 MB; the limit is 20 MB" before the upload starts)."""
+    uploads = uploads_of(page)
     content, _, _ = large_png_bytes(21)
     assert len(content) > 20 * 1024 * 1024
     huge = write(tmp_path, "huge.png", content)
@@ -125,10 +127,10 @@ def test_a_png_over_the_size_limit_is_refused_by_the_server_and_nothing_is_store
     drag.enter(well)
     expect(well).to_have_attribute("data-drop-operation", "copy")  # its type is fine, its size is not
 
-    with page.expect_response(is_upload) as uploaded:
+    with page.expect_request(lambda request: request.url.endswith(f"/api/sessions/{drag.begun['token']}/end")):
         drag.drop()
-    assert uploaded.value.status == 413
-    expect(page.locator(STATUS)).to_contain_text("20 MB")
+    expect(page.locator(STATUS)).to_have_text("This image is 21 MB; the limit is 20 MB.")
+    assert uploads == [], "the file was sent although the browser knew it was too large"
     expect(page.locator(STATUS)).to_be_visible()
     expect(page.locator(PROGRESS)).to_be_hidden()
     expect(well_images(page)).to_have_count(count)
@@ -144,7 +146,9 @@ def test_a_text_file_is_refused_while_hovering(page, server, files):
     well = zone(page, "image-well")
     drag = ExternalDrag(page, files=[files.text])
     drag.enter(well)
-    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    # Forbidden with the well's reason (issue 11: a refusal says why).
+    expect(well).to_have_attribute("data-drop-operation", "forbidden")
+    expect(page.locator(".drop-badge--forbidden")).to_have_text("⊘ Only images go here: PNG, JPEG, GIF or WebP")
     expect(page.locator(".drop-badge--copy")).to_be_hidden()
     drag.leave_window()
 
@@ -163,8 +167,9 @@ def test_a_refused_file_released_over_the_well_stores_nothing_and_the_next_drag_
     well = zone(page, "image-well")
     refused = ExternalDrag(page, files=[files.text])
     refused.enter(well)
-    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    expect(well).to_have_attribute("data-drop-operation", "forbidden")
     refused.drop()
+    expect(page.locator("#status")).to_have_text("Only images go here: PNG, JPEG, GIF or WebP")
     assert api_version(page, server) == before
     assert uploads == []
 

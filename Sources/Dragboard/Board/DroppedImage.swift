@@ -31,6 +31,7 @@ extension DropSession {
             throw DragboardError.unsupportedType("the dropped file is not a PNG, JPEG, GIF or WebP image")
         }
         let size = Int(try handle.seekToEnd())
-        return DroppedImage(file: url, format: format, size: size, name: item.dragItem.itemProvider.suggestedName ?? "image")
+        let uploaded = (try? loadObject(ofClass: UploadedFileName.self, from: item))?.name
+        return DroppedImage(file: url, format: format, size: size, name: uploaded ?? item.dragItem.itemProvider.suggestedName ?? "image")
     }
 }

@@ -1,7 +1,7 @@
 import DragAndDrop
 import Foundation
 
-/// The board as a collection of lists (the cats tutorial's board is a collection view of
+/// The board as a collection of lists (UIKit's tutorial board is a collection view of
 /// tables): a list dragged by its header lands between two others. Only lists of this app move
 /// here, and nothing else does.
 struct ListOrderDropDelegate: ListDropDelegate {

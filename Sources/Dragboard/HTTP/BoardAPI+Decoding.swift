@@ -76,14 +76,30 @@ extension BoardAPI.DropRequest {
         copy = try container.decodeIfPresent(Bool.self, forKey: .copy)
         data = try container.contains(.data) ? Self.decodeData(container) : nil
         if container.contains(.files), try !container.decodeNil(forKey: .files) {
-            let files = try container.decodeIDs(forKey: .files, limit: 16)
-            guard Set(files).count == files.count else {
+            let files = try Self.decodeFiles(container)
+            let ids = files.compactMap { $0 }
+            guard Set(ids).count == ids.count else {
                 throw DecodingError.dataCorruptedError(forKey: .files, in: container, debugDescription: "an uploaded file is listed twice")
             }
             self.files = files
         } else {
             files = nil
         }
+    }
+
+    /// Upload ids in the order of the session's file items; `null` for a file the browser did not
+    /// upload (refused before it was sent: not an image, too large), so the others keep their place.
+    private static func decodeFiles(_ container: KeyedDecodingContainer<CodingKeys>) throws -> [String?] {
+        var array = try container.nestedUnkeyedContainer(forKey: .files)
+        var files: [String?] = []
+        while !array.isAtEnd {
+            guard files.count < 16 else { throw DecodingError.dataCorruptedError(forKey: .files, in: container, debugDescription: "at most 16 files") }
+            if try array.decodeNil() { files.append(nil); continue }
+            let id = try array.decode(String.self)
+            if let problem = WireGrammar.idProblem(id) { throw container.invalid(.files, at: files.count, problem) }
+            files.append(id)
+        }
+        return files
     }
 
     /// The DataTransfer's strings: at most 32 `[type, text]` pairs, each text checked.

@@ -119,6 +119,15 @@ enum BoardAPI {
         var announcement: String?
         /// Said instead of a move-to menu when no target takes the rows.
         var nowhere: String?
+        /// For a drag from another app: which files the server takes, so the browser refuses the
+        /// others with a reason before sending a byte.
+        var uploads: Uploads? = nil
+    }
+
+    /// The files an upload may be: their types and the largest size, in bytes.
+    struct Uploads: Codable {
+        var types: [String]
+        var maxBytes: Int
     }
 
     /// The first `dragenter` of a drag from another app: the types the browser shows (data is
@@ -162,7 +171,7 @@ enum BoardAPI {
         /// A drop from outside: the DataTransfer's strings as `[type, data]` pairs…
         var data: [[String]]?
         /// …and the ids of its uploaded files, in the order of the session's file items.
-        var files: [String]?
+        var files: [String?]?
     }
 
     /// A change to the page, applied by the browser in order.

@@ -47,6 +47,10 @@ struct CardsDropDelegate: ListDropDelegate {
 
     func dropSessionDidUpdate(_ session: DropSession, in list: ListTarget,
                               withDestinationIndexPath destination: IndexPath?) -> DropProposal {
+        // Refused at the hover when the drop would be: a `.txt` file is never read as text.
+        if session.localDragSession == nil, let what = session.unreadableItems(as: DropSession.titleTypes + [.url], orFilesOf: [.image]) {
+            return .forbidden("Cards are made from text, links or images, not from \(what)")
+        }
         let operation: DropOperation = session.localDragSession == nil || session.isCopyModifierPressed ? .copy : .move
         return DropProposal(operation: operation, intent: .insertAtDestinationIndexPath)
     }

@@ -126,8 +126,8 @@ extension ZoneView: MustacheParent {
 }
 
 extension ZoneView.Image: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
+    func child(named key: String) -> Any? {
+        switch key {
         case "id": id
         case "name": name
         default: nil

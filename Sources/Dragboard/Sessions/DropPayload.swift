@@ -17,7 +17,7 @@ final class DropPayload: Sendable {
         var strings: [String: String] = [:]
         var uploads: [String: UploadedFile] = [:]
         /// Upload ids in the order of the session's file items.
-        var fileOrder: [String] = []
+        var fileOrder: [String?] = []
         /// Uploads stored or in progress.
         var reserved = 0
     }
@@ -54,10 +54,11 @@ final class DropPayload: Sendable {
     func addUpload(_ id: String, _ file: UploadedFile) { state.withLock { $0.uploads[id] = file } }
     func upload(_ id: String) -> UploadedFile? { state.withLock { $0.uploads[id] } }
 
-    /// Binds the session's file items, in order, to uploads; throws for an unknown upload.
-    func bindFiles(_ ids: [String]) throws {
+    /// Binds the session's file items, in order, to uploads (nil: the browser did not upload that
+    /// file); throws for an unknown upload.
+    func bindFiles(_ ids: [String?]) throws {
         try state.withLock { state in
-            guard ids.allSatisfy({ state.uploads[$0] != nil }) else { throw DragboardError.notFound("unknown uploaded file") }
+            guard ids.allSatisfy({ $0.map { state.uploads[$0] != nil } ?? true }) else { throw DragboardError.notFound("unknown uploaded file") }
             state.fileOrder = ids
         }
     }
@@ -65,7 +66,7 @@ final class DropPayload: Sendable {
     /// The upload bound to the session's `index`-th file item.
     func file(at index: Int) throws -> UploadedFile {
         try state.withLock { state in
-            guard state.fileOrder.indices.contains(index), let file = state.uploads[state.fileOrder[index]] else {
+            guard state.fileOrder.indices.contains(index), let id = state.fileOrder[index], let file = state.uploads[id] else {
                 throw DragboardError.unprocessable("file \(index + 1) of the drop was not uploaded")
             }
             return file

@@ -15,7 +15,7 @@ extension BoardService {
         var message: String
         /// The board the change was on.
         var board: String
-        /// The action taken back or done again ("Move Catnip mouse").
+        /// The action taken back or done again ("Move Milk").
         var action: String
         var undo: UndoState
     }
@@ -26,7 +26,7 @@ extension BoardService {
         String(SHA256.hex(Array("undo\u{1F}\(browser)".utf8)).prefix(32))
     }
 
-    /// An action's name from a change's message: "Moved Catnip mouse to Tom." → "Move Catnip mouse to Tom".
+    /// An action's name from a change's message: "Moved Milk to Done." → "Move Milk to Done".
     static func actionName(_ message: String) -> String {
         var words = message.split(separator: " ", maxSplits: 1).map(String.init)
         let verbs = ["Moved": "Move", "Copied": "Copy", "Added": "Add", "Renamed": "Rename", "Deleted": "Delete",

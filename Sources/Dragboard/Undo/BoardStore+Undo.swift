@@ -3,7 +3,7 @@ import GRDB
 
 /// Where an owner's undo and redo stand on a board: what ``BoardStore/undoState(owner:board:)`` answers.
 public struct UndoState: Sendable, Equatable, Codable {
-    /// The action the next undo would take back ("Move Catnip mouse"), or nil when there is none.
+    /// The action the next undo would take back ("Move Milk"), or nil when there is none.
     public var undoActionName: String?
     /// The action the next redo would do again, or nil when there is none.
     public var redoActionName: String?

@@ -1,7 +1,7 @@
 import GRDB
 
 extension BoardTransaction {
-    /// Records this operation in `owner`'s undo history under `actionName` ("Move Catnip mouse"),
+    /// Records this operation in `owner`'s undo history under `actionName` ("Move Milk"),
     /// like `UndoManager.setActionName(_:)`. Call it before the changes (what happened before is
     /// read as the operation goes); calling it again only renames the action. `owner` is an
     /// opaque browser or user identity; an operation that changes nothing records nothing.

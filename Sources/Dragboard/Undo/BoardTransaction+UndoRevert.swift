@@ -105,7 +105,7 @@ extension BoardTransaction {
         }
     }
 
-    /// "“Laser pointer” in Tom": the row by its title and the list it was in.
+    /// "“Milk” in Done": the row by its title and the list it was in.
     func described(_ item: ItemRecord?) throws -> String {
         guard let item else { return "The row" }
         let list = try String.fetchOne(db, sql: "SELECT title FROM list WHERE id = ?", arguments: [item.listID])

@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// let undo = service.undoManager(forBrowser: browserID, board: "demo")
 /// if undo.canUndo {
-///     print(undo.undoActionName)   // "Move Catnip mouse to Tom"
+///     print(undo.undoActionName)   // "Move Milk to Done"
 ///     try undo.undo()
 /// }
 /// ```
@@ -25,14 +25,14 @@ public struct BoardUndoManager: Sendable {
     public var canUndo: Bool { state.canUndo }
     /// Whether there is an undone change to do again (a new change empties it).
     public var canRedo: Bool { state.canRedo }
-    /// The name of the change ``undo()`` takes back ("Move Catnip mouse to Tom"); "" when none.
+    /// The name of the change ``undo()`` takes back ("Move Milk to Done"); "" when none.
     public var undoActionName: String { state.undoActionName ?? "" }
     /// The name of the change ``redo()`` does again; "" when none.
     public var redoActionName: String { state.redoActionName ?? "" }
 
     /// Takes back the newest change, applied to the board as it is now; returns the message
-    /// ("Undid “Move Catnip mouse to Tom”.").
-    /// - Throws: a 409 `HTTPError` with the reason ("“Catnip mouse” in Tom was moved by someone
+    /// ("Undid “Move Milk to Done”.").
+    /// - Throws: a 409 `HTTPError` with the reason ("“Milk” in Done was moved by someone
     ///   else since") when the change no longer applies; nothing is changed then.
     @discardableResult
     public func undo() throws -> String { try run(redo: false) }

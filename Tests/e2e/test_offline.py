@@ -1,0 +1,67 @@
+"""Server unreachable (issue 11, item 5): an offline banner instead of a raw "Failed to fetch",
+the page stays usable, the server is asked again with backoff, the board catches up when it is
+back, and a drop the server never acknowledged is never shown as done.
+
+The server is really stopped (SIGTERM) mid-session and started again on the same port."""
+from playwright.sync_api import expect
+
+from data_helpers import Api
+from helpers import board_state, is_begin, list_of, point_in, row, start_drag, title_cells, version, wait_version
+
+BANNER = "[data-offline-banner]"
+
+
+def tolerate_the_outage(console_errors):
+    """Chromium itself logs every request the stopped server refused."""
+    console_errors.expect(r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Failed to load resource", r".*")
+
+
+def test_a_drop_while_the_server_is_down_is_not_shown_as_done_and_the_page_catches_up(page, server, console_errors):
+    tolerate_the_outage(console_errors)
+    state = board_state(page)
+    before = version(page)
+    drag = start_drag(page, row(page, "cat-1", "Feather wand"))     # the session began: the server was up
+    server.stop()
+    drag.hover(row(page, "cat-2", "Bell ball"), "top")
+    expect(list_of(page, "cat-2")).to_have_attribute("data-drop-operation", "move")   # the table is in hand
+    page.mouse.up()                                                  # the drop cannot reach the server
+
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Offline: the server can’t be reached")
+    status = page.locator("#status")
+    expect(status).to_have_text("Not dropped: the server can’t be reached. The board catches up when it is back.")
+    assert "Failed to fetch" not in page.locator("body").inner_text()
+    assert board_state(page) == state and version(page) == before    # nothing shown as done
+    expect(page.locator("[data-drop-operation]")).to_have_count(0)
+
+    # Still usable while offline: a new drag is refused with the reason, not left hanging.
+    x, y = point_in(row(page, "cat-1", "Ball of yarn"))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 12, y, steps=2)
+    tx, ty = point_in(row(page, "cat-2", "Bell ball"), "top")
+    page.mouse.move(tx, ty, steps=6)
+    page.mouse.move(tx + 1, ty, steps=1)
+    expect(page.locator(".drop-badge")).to_contain_text("The server can’t be reached")
+    page.mouse.up()
+    expect(page.locator(".drop-badge")).to_be_hidden()
+    assert board_state(page) == state
+
+    # Back on the same port; someone else changes the board before this page notices.
+    server.start(server.port)
+    other = Api(page, server.url)
+    token, _ = other.begin("cat-3", [page.locator('[data-list="cat-3"] [data-item]').first.get_attribute("data-item")])
+    answer = other.drop(token, {"list": "cat-2"}, location={"row": 0, "fraction": 0.2})
+    assert answer.status == 200, answer.text()
+    # The banner goes by itself (retried with backoff) and the board shows the server's state.
+    expect(banner).to_be_hidden(timeout=30_000)
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Crinkle tunnel", "Laser pointer", "Bell ball"])
+
+    # And drags work again.
+    dropped = start_drag(page, row(page, "cat-1", "Feather wand"))
+    dropped.hover(row(page, "cat-2", "Bell ball"), "top")
+    dropped.release()
+    wait_version(page, before + 2)
+    expect(title_cells(page, "cat-2")).to_have_text(["Crinkle tunnel", "Laser pointer", "Feather wand", "Bell ball"])
