@@ -32,12 +32,12 @@ export function initKeyboard(root, view, drags) {
   let carry = null;
   let anchor = null;
 
-  // ---- roving tabindex: one tab stop per list
+  // ---- roving tabindex: one tab stop per list (a container's contents are a list of their own)
 
   function rowsOf(list) { return [...list.querySelectorAll(':scope > .rows > [data-item]')]; }
 
   function rove() {
-    for (const list of board.querySelectorAll('.list[data-list]')) {
+    for (const list of board.querySelectorAll('[data-list]')) {
       const rows = rowsOf(list);
       const current = rows.find((row) => row === document.activeElement) ?? rows.find((row) => row.dataset.stop === '') ?? rows[0];
       for (const row of rows) row.tabIndex = row === current ? 0 : -1;

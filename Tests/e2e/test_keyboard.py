@@ -151,3 +151,36 @@ def test_keys_typed_ahead_of_the_servers_answer_act_in_order(page):
     wait_version(page, before + 1)
     expect(title_cells(page, "cat-2")).to_have_text(["Laser pointer", "Bell ball", "Ball of yarn"])
     expect(row(page, "cat-2", "Ball of yarn")).to_be_focused()
+
+
+def test_a_toy_comes_out_of_a_box_with_the_keyboard(page):
+    """A box's contents are a list of their own: one tab stop, arrows within it, and a toy picked
+    up there leaves the box for a cat."""
+    before = version(page)
+    green = page.locator('[data-item="box-green"]')
+    green.locator(":scope > details > summary").focus()
+    page.keyboard.press("Enter")   # the summary opens the box, as a click would
+    expect(green.locator(":scope > details")).to_have_attribute("open", "")
+    toys = rows(page, "box-green")
+    expect(toys).to_have_count(2)
+    expect(toys.nth(0)).to_have_attribute("tabindex", "0")
+    expect(toys.nth(1)).to_have_attribute("tabindex", "-1")
+    toys.nth(0).focus()
+    page.keyboard.press("ArrowDown")
+    marble = row(page, "box-green", "Marble")
+    expect(marble).to_be_focused()
+    pick_up(page, marble)
+    expect(page.locator(STATUS)).to_have_text("Picked up Marble, 2 of 2 in Green box.")
+    said = page.locator(STATUS).inner_text()
+    for _ in range(12):   # target by target, back through the page, until Tom: each one is said
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator(STATUS)).not_to_have_text(said)
+        said = page.locator(STATUS).inner_text()
+        if said.startswith("Tom,"):
+            break
+    expect(page.locator(STATUS)).to_have_text("Tom, position 1 of 3: move.")
+    page.keyboard.press("Space")
+    wait_version(page, before + 1)
+    expect(title_cells(page, "cat-2")).to_have_text(["Marble", "Laser pointer", "Bell ball"])
+    expect(green.locator(":scope > details .count")).to_have_text("1")
+    expect(row(page, "cat-2", "Marble")).to_be_focused()
