@@ -13,6 +13,7 @@ import { initForms } from './forms.js';
 import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
+import { representationsOf } from './representations.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createSpringLoader } from './springload.js';
@@ -272,9 +273,9 @@ function initDragAndDrop(root, api, view, drags, feedback) {
   };
 }
 
-/** Writes each row's public representations, in fidelity order, as the server pre-rendered them. */
+/** Writes each row's public representations, in fidelity order (see representations.js). */
 function writeRepresentations(transfer, rows) {
-  const perRow = rows.map((row) => JSON.parse(row.dataset.drag || '[]'));
+  const perRow = rows.map(representationsOf);
   if (perRow.length === 1) {
     for (const [type, data] of perRow[0]) transfer.setData(type, data);
     return;

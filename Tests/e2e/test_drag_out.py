@@ -117,3 +117,12 @@ def test_the_html_of_a_row_is_escaped_markup_built_by_the_server(recording, serv
         ("text/html", "<p><strong>&lt;i&gt;Tea &amp; cake&lt;/i&gt;</strong></p>"),
         ("text/plain", title),
     ]
+
+
+def test_most_rows_carry_no_pre_rendered_representations(page, server):
+    """A toy's representations are composed at dragstart from its title and its kind's recipe
+    (the page's `data-drag-recipes`): the page does not grow by them on every row. A row whose
+    kind needs more than its title (a person's age) still carries its own."""
+    assert row(page, "cat-1", "Ball of yarn").get_attribute("data-drag") is None
+    assert row(page, "people", "Ada Lovelace").get_attribute("data-drag") is not None
+    assert page.locator("#board").get_attribute("data-drag-recipes").startswith("{")

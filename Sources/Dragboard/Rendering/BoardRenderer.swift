@@ -10,12 +10,18 @@ public struct BoardRenderer: Sendable {
     let library: MustacheLibrary
     /// The kinds whose rows and zones this renderer draws.
     public let kit: BoardKit
+    /// How the browser composes most rows' representations at `dragstart` (see ``DragRecipes``).
+    let recipes: DragRecipes
+    /// The `row` template compiled, when it uses only the row's fields (see ``RowTemplate``).
+    let rowTemplate: RowTemplate?
 
     /// Loads every `*.mustache` template of `directory`, and checks that the kit's kinds and
     /// zones find theirs.
     public init(templatesDirectory directory: String, kit: BoardKit) async throws {
         library = try await MustacheLibrary(directory: directory)
         self.kit = kit
+        recipes = DragRecipes(kit: kit)
+        rowTemplate = (try? String(contentsOfFile: directory + "/row.mustache", encoding: .utf8)).flatMap(RowTemplate.init(source:))
         let names = ["index", "page", "list", "row", "move"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
@@ -27,27 +33,27 @@ public struct BoardRenderer: Sendable {
         library.render(IndexView(csrf: csrf, boards: boards.map { .init(id: $0.id, title: $0.title) }), withTemplate: "index") ?? ""
     }
 
-    /// A board's whole page.
-    func page(_ board: BoardRecord, _ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String) -> String {
+    /// A board's whole page; every form gets `op` (a fresh operation id each when `nil`).
+    func page(_ board: BoardRecord, _ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String, op: String? = nil) -> String {
         var remaining = snapshot.lists
         var groups = kit.groups.map { group -> GroupView in
             let taken = remaining.filter { group.listKinds?.contains($0.kind) ?? true }
             remaining.removeAll { group.listKinds?.contains($0.kind) ?? true }
-            return GroupView(title: group.title, lists: taken.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf) })
+            return GroupView(title: group.title, lists: taken.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf, op: op) })
         }
         if !remaining.isEmpty {   // lists no group takes still show, last
-            groups.append(GroupView(title: "Lists", lists: remaining.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf) }))
+            groups.append(GroupView(title: "Lists", lists: remaining.map { listView($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board.id, csrf: csrf, op: op) }))
         }
         let kinds = ([CardsList.id] + kit.listKinds.map(\.id).filter { $0 != CardsList.id }).compactMap { kit.listKind($0) }
-        let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: BoardService.newID(),
-                            listKinds: kinds.map { KindOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) })
+        let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: op ?? BoardService.newID(),
+                            listKinds: kinds.map { KindOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) }, dragRecipes: recipes.json)
         return library.render(page, withTemplate: "page") ?? ""
     }
 
     /// One list of `board`, as swapped in by the browser after a resync, with the forms of the
-    /// viewer holding `csrf`.
-    public func list(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String) -> String {
-        library.render(listView(list, rows: rows, contents: contents, board: board, csrf: csrf), withTemplate: "list") ?? ""
+    /// viewer holding `csrf` (and `op`, or a fresh operation id, for its forms).
+    public func list(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String, op: String? = nil) -> String {
+        library.render(listView(list, rows: rows, contents: contents, board: board, csrf: csrf, op: op), withTemplate: "list") ?? ""
     }
 
     /// One row, as inserted by the browser after a drop; `contents` are a container's rows.
@@ -60,10 +66,10 @@ public struct BoardRenderer: Sendable {
         library.render(zone, withTemplate: zone.template) ?? ""
     }
 
-    func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String) -> ListView {
-        ListView(id: list.id, title: list.title, kind: list.kind,
-                 rows: rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : []) },
-                 form: FormContext(csrf: csrf, boardID: board, op: BoardService.newID()))
+    func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], board: String, csrf: String, op: String? = nil) -> ListView {
+        let rows = rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : []) }
+        return ListView(id: list.id, title: list.title, kind: list.kind, rows: rows, rowsHTML: rowsHTML(rows), optionsHTML: optionsHTML(rows),
+                        form: FormContext(csrf: csrf, boardID: board, op: op ?? BoardService.newID()))
     }
 
     func rowView(_ record: ItemRecord, contents: [ItemRecord]) -> RowView {
@@ -74,16 +80,40 @@ public struct BoardRenderer: Sendable {
             var view = RowDetailView(item: item, kind: kind, contents: contents.map(BoardItem.init))
             if kit.hasContentsList(item.kind) {
                 // Rows inside render as rows (one level: what a container holds is shown flat).
-                let list = ContentsListView(id: item.id, title: item.title, rows: contents.map { rowView($0, contents: []) })
+                let list = ContentsListView(id: item.id, title: item.title, rowsHTML: rowsHTML(contents.map { rowView($0, contents: []) }))
                 view.contentsList = library.render(list, withTemplate: "contents") ?? ""
             }
             detail = library.render(view, withTemplate: template) ?? ""
             while detail.last?.isNewline == true { detail.removeLast() }
         }
-        return RowView(id: item.id, listID: record.listID, kind: item.kind, title: item.title, detail: detail, drag: dragData(item))
+        return RowView(id: item.id, listID: record.listID, kind: item.kind, title: item.title, detail: detail, drag: recipes.covers(record) ? "" : dragData(item))
     }
 
-    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`.
+    /// The rows of a list, one after another, as `{{#rows}}{{> row}}{{/rows}}` renders them.
+    func rowsHTML(_ rows: [RowView]) -> String {
+        guard let rowTemplate else { return rows.map { library.render($0, withTemplate: "row") ?? "" }.joined() }
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 640)
+        for row in rows { rowTemplate.render(row, into: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Each row as an `<option>` of the list's rename form.
+    func optionsHTML(_ rows: [RowView]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 64)
+        for row in rows {
+            out.append(contentsOf: #"<option value=""#.utf8)
+            RowTemplate.escape(row.id, into: &out)
+            out.append(contentsOf: #"">"#.utf8)
+            RowTemplate.escape(row.title, into: &out)
+            out.append(contentsOf: "</option>".utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`,
+    /// for the rows no recipe covers.
     func dragData(_ item: BoardItem) -> String {
         let pairs = ((try? kit.itemProvider(for: item).publicRepresentations(in: kit.types)) ?? []).map { [$0.mimeType, String(decoding: $0.data, as: UTF8.self)] }
         return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)

@@ -14,6 +14,7 @@ extension PageView: MustacheParent {
         case "version": version
         case "groups": groups
         case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
+        case "dragRecipes": dragRecipes
         default: nil
         }
     }
@@ -42,6 +43,8 @@ extension ListView: MustacheParent {
         case "title": title
         case "kind": kind
         case "rows": rows
+        case "rowsHTML": rowsHTML
+        case "optionsHTML": optionsHTML
         case "csrf": form.csrf
         case "boardID": form.boardID
         case "op": form.op
@@ -70,6 +73,7 @@ extension RowView: MustacheParent {
         case "title": title
         case "detail": detail
         case "drag": drag
+        case "hasDrag": !drag.isEmpty
         default: nil
         }
     }
@@ -106,7 +110,7 @@ extension ContentsListView: MustacheParent {
         switch name {
         case "id": id
         case "title": title
-        case "rows": rows
+        case "rowsHTML": rowsHTML
         default: nil
         }
     }

@@ -12,6 +12,8 @@ struct PageView {
     var groups: [GroupView]
     /// Each zone, rendered by its own template.
     var zones: [String]
+    /// ``DragRecipes/json``: how the browser composes the representations of rows without `data-drag`.
+    var dragRecipes: String
 }
 
 struct GroupView {
@@ -24,6 +26,10 @@ struct ListView {
     var title: String
     var kind: String
     var rows: [RowView]
+    /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
+    var rowsHTML: String
+    /// An `<option>` per row, for the rename form.
+    var optionsHTML: String
     /// The viewer's form token and a fresh operation id, for the list's own forms; rows
     /// rendered for every viewer carry neither and point at these forms by id.
     var form: FormContext
@@ -50,7 +56,8 @@ struct RowView {
     var title: String
     /// The row kind's detail template, rendered (escaped by it).
     var detail: String
-    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`.
+    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`;
+    /// empty for a row its kind's recipe covers (the browser composes them from the title).
     var drag: String
 }
 
@@ -67,7 +74,8 @@ struct RowDetailView {
 struct ContentsListView {
     var id: String
     var title: String
-    var rows: [RowView]
+    /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
+    var rowsHTML: String
 }
 
 /// A zone's content, as its template sees it.
