@@ -15,6 +15,8 @@ public final class BoardService: Sendable {
     /// Quotas of stored images and live sessions.
     public let limits: Limits
     let logger: Logger
+    /// Each board's page and `/api/board`, rendered once per version for every viewer.
+    let renderCache = RenderCache()
 
     /// The app's declaration of the board: list, row and zone kinds, types, page groups.
     public var kit: BoardKit { renderer.kit }
@@ -52,10 +54,17 @@ public final class BoardService: Sendable {
     /// A board's whole page for a viewer holding `csrf`. The kit's zones sit on the default
     /// board. - Throws: ``StoreError/unknownBoard(_:)``.
     func page(board: String = BoardStore.defaultBoardID, csrf: String) throws -> String {
-        let (record, snapshot, zones) = try store.read(board: board) { tx in
-            (try tx.board(), try tx.snapshot(), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
+        String(decoding: try pageBody(board: board, csrf: csrf), as: UTF8.self)
+    }
+
+    /// ``page(board:csrf:)`` as the bytes sent, from ``RenderCache`` when the board has not changed.
+    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String) throws -> [UInt8] {
+        try renderCache.body(board: board, .page, version: try store.version(board: board), csrf: csrf) {
+            let (record, snapshot, zones) = try store.read(board: board) { tx in
+                (try tx.board(), try tx.snapshot(), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
+            }
+            return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker), snapshot.version)
         }
-        return renderer.page(record, snapshot, zones: zones, csrf: csrf)
     }
 
     /// The board index for a viewer holding `csrf`: every board, newest activity first.
@@ -70,6 +79,18 @@ public final class BoardService: Sendable {
         return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
             BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board, csrf: csrf))
         })
+    }
+
+    /// ``board(_:csrf:)`` as the JSON sent, from ``RenderCache`` when the board has not changed.
+    func boardBody(_ board: String = BoardStore.defaultBoardID, csrf: String) throws -> [UInt8] {
+        try renderCache.body(board: board, .api, version: try store.version(board: board), csrf: csrf) {
+            let snapshot = try store.snapshot(board: board)
+            let response = BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
+                BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board,
+                                                              csrf: RenderCache.csrfMarker, op: RenderCache.opMarker))
+            })
+            return (try Self.json(response), snapshot.version)
+        }
     }
 
     /// Tells the viewers of boards that rows left (moved to another board) to take them away.

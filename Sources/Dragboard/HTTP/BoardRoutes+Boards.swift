@@ -12,11 +12,11 @@ extension BoardService {
         router.get("/boards/:board", lane: .bulk) { [self] request in
             try Self.mapped {
                 let board = try Self.boardID(request)
-                return Self.page(request) { try page(board: board, csrf: $0) }
+                return Self.page(request, bytes: { try pageBody(board: board, csrf: $0) })
             }
         }
         router.get("/boards/:board/api/board", lane: .bulk) { [self] request in
-            try Self.mapped { .json(try board(try Self.boardID(request), csrf: RequestGuard.csrfToken(of: request).token)) }
+            try Self.mapped { .jsonBody(try boardBody(try Self.boardID(request), csrf: RequestGuard.csrfToken(of: request).token)) }
         }
         router.get("/boards/:board/events") { [self] request in
             try Self.mapped { try events(board: try Self.boardID(request)) }
@@ -39,10 +39,15 @@ extension BoardService {
 
     /// An HTML page for the viewer's CSRF token (set as a cookie when new).
     static func page(_ request: Request, _ render: (String) throws -> String) -> Response {
+        page(request, bytes: { Array(try render($0).utf8) })
+    }
+
+    /// ``page(_:_:)`` for a page rendered as bytes.
+    static func page(_ request: Request, bytes render: (String) throws -> [UInt8]) -> Response {
         let (token, isNew) = RequestGuard.csrfToken(of: request)
         var response: Response
         do {
-            response = Response.html(try render(token))
+            response = Response(headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(try render(token)))
         } catch {
             let failure = DragboardError.from(error)
             let http = failure as? HTTPError ?? HTTPError(.internalServerError, code: "internal_error", message: "something went wrong")
@@ -101,5 +106,12 @@ extension BoardService {
         <p class="error" role="alert" data-error="\(HTMLEscaping.escape(error.code))">\(HTMLEscaping.escape(error.message))</p>
         <p><a href="/">All boards</a></p></main></body></html>
         """
+    }
+}
+
+extension Response {
+    /// A JSON response from bytes already encoded.
+    static func jsonBody(_ bytes: [UInt8]) -> Response {
+        Response(headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(bytes))
     }
 }

@@ -9,7 +9,7 @@ extension BoardService {
         addBoardRoutes(to: &router)
         addUndoRoutes(to: &router)
         router.get("/api/board", lane: .bulk) { [self] request in
-            try Self.mapped { .json(try board(csrf: RequestGuard.csrfToken(of: request).token)) }
+            try Self.mapped { .jsonBody(try boardBody(csrf: RequestGuard.csrfToken(of: request).token)) }
         }
         router.get("/events") { [self] _ in
             try Self.mapped { try events(board: BoardStore.defaultBoardID) }
