@@ -15,22 +15,36 @@ final class BulkJob: Sendable {
         case abandoned
     }
 
+    private struct State {
+        var outcome = Outcome.pending
+        var started = false
+    }
+
     let connection: ConnectionHandle
     private let work: @Sendable () -> Response
-    private let outcome = Mutex(Outcome.pending)
+    private let cancel: @Sendable () -> Void
+    private let state = Mutex(State())
 
-    init(connection: ConnectionHandle, work: @escaping @Sendable () -> Response) {
+    /// - Parameter cancel: Called instead of `work` when the job is abandoned before it started (an upload's
+    ///   sink is then aborted, so its temporary file does not outlive the request).
+    init(connection: ConnectionHandle, work: @escaping @Sendable () -> Response, cancel: @escaping @Sendable () -> Void = {}) {
         self.connection = connection
         self.work = work
+        self.cancel = cancel
     }
 
     /// Runs the handler and resumes the connection, unless the job was abandoned meanwhile.
     func run() {
-        guard case .pending = result else { return }
+        let start = state.withLock { state -> Bool in
+            guard case .pending = state.outcome else { return false }
+            state.started = true
+            return true
+        }
+        guard start else { return }
         let response = work()
-        let resume = outcome.withLock { outcome -> Bool in
-            guard case .pending = outcome else { return false }
-            outcome = .answered(response)
+        let resume = state.withLock { state -> Bool in
+            guard case .pending = state.outcome else { return false }
+            state.outcome = .answered(response)
             return true
         }
         if resume { MHD_resume_connection(connection.raw) }
@@ -38,15 +52,16 @@ final class BulkJob: Sendable {
 
     /// Gives up on the job; its connection is resumed exactly once, by whichever of `run` and `abandon` ends it.
     func abandon() {
-        let resume = outcome.withLock { outcome -> Bool in
-            guard case .pending = outcome else { return false }
-            outcome = .abandoned
-            return true
+        let (resume, started) = state.withLock { state -> (Bool, Bool) in
+            guard case .pending = state.outcome else { return (false, state.started) }
+            state.outcome = .abandoned
+            return (true, state.started)
         }
+        if resume, !started { cancel() }
         if resume { MHD_resume_connection(connection.raw) }
     }
 
-    var result: Outcome { outcome.withLock { $0 } }
+    var result: Outcome { state.withLock { $0.outcome } }
 }
 
 /// A small, bounded pool of threads for bulk-lane handlers (see ``Router/Lane``).

@@ -29,23 +29,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     /// The JSON error response with this error's status.
     public var response: Response {
-        let payload = Payload(error: .init(code: code, message: message))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(payload)) ?? Data(#"{"error":{"code":"internal_error","message":""}}"#.utf8)
-        return Response(
-            status: status,
-            headers: ["Content-Type": "application/json; charset=utf-8"],
-            body: .bytes(Array(data))
-        )
-    }
-
-    private struct Payload: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-        }
-        var error: Detail
+        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(jsonBody))
     }
 }
 

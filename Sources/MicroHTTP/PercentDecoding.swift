@@ -3,10 +3,11 @@ enum PercentDecoding {
     /// Decodes `%HH` escapes (and `+` as a space when `plusAsSpace`); malformed escapes are kept literally.
     /// Invalid UTF-8 is replaced with U+FFFD.
     static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String {
-        let input = Array(string.utf8)
-        guard input.contains(UInt8(ascii: "%")) || (plusAsSpace && input.contains(UInt8(ascii: "+"))) else {
+        // Most targets have nothing to decode: checked in place, without copying the bytes.
+        guard string.utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && string.utf8.contains(UInt8(ascii: "+"))) else {
             return String(string)
         }
+        let input = Array(string.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
         var index = 0

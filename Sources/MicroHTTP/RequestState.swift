@@ -25,6 +25,14 @@ final class RequestState {
     var responded = false
     /// The bulk-lane job running this request's handler while the connection is suspended.
     var bulkJob: BulkJob?
+    /// An answer decided from the head alone, held until the (empty) body is over: libmicrohttpd 0.9.75
+    /// closes a connection whose response was queued before that, so holding it keeps the connection alive.
+    var early: EarlyAnswer?
+
+    enum EarlyAnswer {
+        case prepared(PreparedResponse)
+        case response(Response)
+    }
 
     init(id: Int, request: Request) {
         self.id = id

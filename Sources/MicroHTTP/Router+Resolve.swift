@@ -2,7 +2,8 @@ extension Router {
     /// The outcome of matching a method and path, known from the request line alone.
     enum Resolution: Sendable {
         case route(Route, parameters: [String: String])
-        case files(StaticFiles, relativePath: String)
+        /// `mount` is the index of the mount in ``Router/mounts``.
+        case files(StaticFiles, relativePath: String, mount: Int)
         case notFound
         case methodNotAllowed(allow: [HTTPMethod])
     }
@@ -13,11 +14,11 @@ extension Router {
     ///   - rawPath: The path as sent (percent-encoded); segments are split before decoding.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution {
         let decodedPath = PercentDecoding.decode(rawPath)
-        for mount in mounts {
+        for (index, mount) in mounts.enumerated() {
             let directoryPrefix = mount.prefix + "/"
             guard decodedPath.hasPrefix(directoryPrefix) || decodedPath == mount.prefix else { continue }
             guard method == .get || method == .head else { return .methodNotAllowed(allow: [.get, .head]) }
-            return .files(mount.files, relativePath: String(decodedPath.dropFirst(directoryPrefix.count)))
+            return .files(mount.files, relativePath: String(decodedPath.dropFirst(directoryPrefix.count)), mount: index)
         }
 
         let segments = RoutePattern.split(rawPath)

@@ -11,7 +11,7 @@ extension Router {
             response = HTTPError.notFound.response
         case .methodNotAllowed(let allow):
             response = Self.methodNotAllowed(request.method, allow: allow)
-        case .files(let files, let relativePath):
+        case .files(let files, let relativePath, _):
             response = files.response(for: request, relativePath: relativePath)
         case .route(let route, let parameters):
             var request = request

@@ -106,14 +106,19 @@ public struct Router: Sendable {
     ///   - pattern: The path pattern.
     ///   - bodyLimit: The largest body accepted; a larger declared `Content-Length` gets 413 before any byte is
     ///     read, and a chunked body that grows past it aborts the sink and gets 413.
+    ///   - lane: Where the sink's ``RequestBodySink/finish()`` runs; `.bulk` when finishing is slow (syncing a
+    ///     file to disk), so it cannot hold one of libmicrohttpd's threads. Body bytes are always written on them.
     ///   - streamingBody: Called once the headers arrived (the request has an empty `body`); may throw an
     ///     ``HTTPError`` to refuse the upload before it starts.
     public mutating func post(
         _ pattern: String,
         bodyLimit: Int,
+        lane: Lane = .interactive,
         streamingBody: @escaping @Sendable (Request) throws -> any RequestBodySink
     ) {
-        routes.append(Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .streaming(streamingBody)))
+        routes.append(
+            Route(method: .post, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, action: .streaming(streamingBody), lane: lane)
+        )
     }
 
     /// Serves `files` for `GET`/`HEAD` requests under `prefix`, e.g. `/static/app.js`.

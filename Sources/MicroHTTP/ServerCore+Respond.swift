@@ -5,6 +5,21 @@ extension ServerCore {
     /// Header names libmicrohttpd writes itself; handler values for them are dropped.
     private static let managedHeaders = ["Content-Length", "Transfer-Encoding"]
 
+    static func isManaged(_ name: String) -> Bool {
+        managedHeaders.contains { HTTPHeaders.sameName($0, name) }
+    }
+
+    /// Bodies at least this large are handed to libmicrohttpd without a copy (a page of many MB would
+    /// otherwise be copied on libmicrohttpd's thread, delaying the other requests it serves).
+    static let zeroCopyThreshold = 64 * 1024
+
+    /// Queues a response prepared once (a static file or its 304) and writes the access-log line.
+    func queue(_ prepared: PreparedResponse, for state: RequestState, on connection: OpaquePointer) {
+        state.responded = true
+        let queued = MHD_queue_response(connection, UInt32(prepared.status.code), prepared.raw)
+        logAccess(state, status: prepared.status, queued: queued == .YES)
+    }
+
     /// Queues `response` on the connection (adding the default headers) and writes the access-log line.
     func respond(_ response: Response, to state: RequestState, on connection: OpaquePointer) {
         state.responded = true
@@ -12,6 +27,8 @@ extension ServerCore {
         var stream: EventStream?
         let mhdResponse: OpaquePointer?
         switch response.body {
+        case .bytes(let bytes) where bytes.count >= Self.zeroCopyThreshold:
+            mhdResponse = BodyStorage.response(for: bytes)
         case .bytes(let bytes):
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
@@ -45,7 +62,7 @@ extension ServerCore {
             return
         }
         headers.addMissing(from: configuration.defaultHeaders)
-        for (name, value) in headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, name) }) {
+        for (name, value) in headers where !Self.isManaged(name) {
             if MHD_add_response_header(mhdResponse, name, value) != .YES {
                 logger.warning("Dropped an invalid response header", metadata: ["http.header": "\(name)"])
             }
@@ -61,6 +78,8 @@ extension ServerCore {
     }
 
     private func logAccess(_ state: RequestState, status: HTTPStatus, queued: Bool) {
+        // Checked first: below the logger's level, a request costs no clock read, string or metadata.
+        guard logger.logLevel <= (queued ? .info : .warning) else { return }
         let elapsed = ContinuousClock.now - state.start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let duration = (milliseconds * 1000).rounded() / 1000

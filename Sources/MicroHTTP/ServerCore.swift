@@ -11,6 +11,7 @@ final class ServerCore: Sendable {
     let streams: StreamRegistry
     let connections: ConnectionTracker
     let bulk: BulkPool
+    let staticFiles: PreparedStaticFiles
     private let requestCounter = Atomic<Int>(0)
 
     init(router: Router, configuration: HTTPServer.Configuration, logger: Logger) {
@@ -27,6 +28,7 @@ final class ServerCore: Sendable {
         )
         connections = ConnectionTracker(deadline: configuration.requestHeadDeadline)
         bulk = BulkPool(workers: configuration.bulkWorkers, queueLimit: configuration.bulkQueueLimit)
+        staticFiles = PreparedStaticFiles(router: router, defaultHeaders: configuration.defaultHeaders)
     }
 
     /// Bytes of an over-limit body read and thrown away so the client can still read its 413: libmicrohttpd
@@ -64,13 +66,22 @@ final class ServerCore: Sendable {
             respond(response, to: state, on: connection)
             return state
         }
+        // With a body to come, an answer goes out at once (the body is then drained or the connection closed);
+        // without one it waits for the next call, so the connection stays alive.
+        let hasBody = request.headers["Content-Length"].map { $0.trimmingSpaces() != "0" } ?? request.headers.contains("Transfer-Encoding")
         switch router.resolve(method: request.method, rawPath: url) {
         case .notFound:
-            respond(HTTPError.notFound.response, to: state, on: connection)
+            answer(.response(HTTPError.notFound.response), hasBody: hasBody, state: state, on: connection)
         case .methodNotAllowed(let allow):
-            respond(Router.methodNotAllowed(request.method, allow: allow), to: state, on: connection)
-        case .files(let files, let relativePath):
-            respond(files.response(for: request, relativePath: relativePath), to: state, on: connection)
+            answer(.response(Router.methodNotAllowed(request.method, allow: allow)), hasBody: hasBody, state: state, on: connection)
+        case .files(let files, let relativePath, let mount):
+            let early: RequestState.EarlyAnswer =
+                if let prepared = staticFiles.response(mount: mount, relativePath: relativePath, request: request) {
+                    .prepared(prepared)
+                } else {
+                    .response(files.response(for: request, relativePath: relativePath))
+                }
+            answer(early, hasBody: hasBody, state: state, on: connection)
         case .route(let route, let parameters):
             state.route = route
             state.request.pathParameters = parameters
@@ -90,6 +101,18 @@ final class ServerCore: Sendable {
             }
         }
         return state
+    }
+
+    /// Queues an answer decided from the head, or holds it in `state` until the next call when no body follows.
+    private func answer(_ early: RequestState.EarlyAnswer, hasBody: Bool, state: RequestState, on connection: OpaquePointer) {
+        guard hasBody else {
+            state.early = early
+            return
+        }
+        switch early {
+        case .prepared(let prepared): queue(prepared, for: state, on: connection)
+        case .response(let response): respond(response, to: state, on: connection)
+        }
     }
 
     /// A call with body bytes: buffers them or hands them to the sink, enforcing the route's limit.
@@ -129,6 +152,11 @@ final class ServerCore: Sendable {
             finishBulk(job, state: state, on: connection)
             return
         }
+        if let early = state.early, !state.responded {
+            state.early = nil
+            answer(early, hasBody: true, state: state, on: connection)
+            return
+        }
         guard !state.responded, let route = state.route else { return }
         if let failure = state.failure {
             respond(failure.response, to: state, on: connection)
@@ -145,6 +173,10 @@ final class ServerCore: Sendable {
         case .streaming:
             guard let sink = state.sink else { return }
             state.sink = nil
+            if route.lane == .bulk {
+                finishOnBulk(sink, state: state, on: connection)
+                return
+            }
             do {
                 response = try sink.finish()
             } catch {

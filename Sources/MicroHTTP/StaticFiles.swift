@@ -62,11 +62,10 @@ public struct StaticFiles: Sendable {
         guard Self.isPlausible(rawPath: request.rawPath), let entry = entries[relativePath] else {
             return HTTPError.notFound.response
         }
-        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": cacheControl]
         if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: entry.etag) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers(for: entry, notModified: true))
         }
-        headers["Content-Type"] = entry.contentType
+        let headers = headers(for: entry, notModified: false)
         switch entry.content {
         case .bytes(let bytes):
             return Response(status: .ok, headers: headers, body: .bytes(bytes))
@@ -76,6 +75,13 @@ public struct StaticFiles: Sendable {
             }
             return Response(status: .ok, headers: headers, body: .bytes([UInt8](data)))
         }
+    }
+
+    /// The headers of a 200 or a 304 for `entry` (the server adds its default headers).
+    func headers(for entry: Entry, notModified: Bool) -> HTTPHeaders {
+        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": cacheControl]
+        if !notModified { headers["Content-Type"] = entry.contentType }
+        return headers
     }
 
     /// Rejects request targets that try to smuggle traversal through encoding before it is decoded:

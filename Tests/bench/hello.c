@@ -2,7 +2,7 @@
  * small fixed body, started with the same daemon options as dragboard's HTTPServer (poll, a pool
  * of 4 threads, the same connection, per-IP, memory and timeout limits). Built by the benchmark
  * itself: cc -O2 hello.c $(pkg-config --cflags --libs libmicrohttpd). Prints one "Listening on"
- * line, like dragboard, and stops on SIGTERM or SIGINT. */
+ * line, like dragboard, and stops on SIGTERM or SIGINT. Connections are kept alive. */
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -17,7 +17,15 @@ static struct MHD_Response *response;
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
-    (void)cls; (void)url; (void)method; (void)version; (void)upload_data; (void)upload_data_size; (void)state;
+    (void)cls; (void)url; (void)method; (void)version; (void)upload_data; (void)upload_data_size;
+    /* Answer on the second call, once the (empty) body is over, as dragboard does: libmicrohttpd 0.9.75
+     * closes the connection after a response queued on the first call, so every request would pay a
+     * new TCP connection. */
+    static int seen;
+    if (*state == NULL) {
+        *state = &seen;
+        return MHD_YES;
+    }
     return MHD_queue_response(connection, MHD_HTTP_OK, response);
 }
 

@@ -107,7 +107,7 @@ def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int) -> dict:
             figures[f"page size, {rows} rows (KB)"] = size / 1000
             figures[f"peak RSS, pages of {rows} rows (MB)"] = server.rss()[1] / 1024
             if rows == 10:
-                figures["static file /app.css (req/s)"] = wrk(server.port, "/app.css", seconds)
+                figures["static file /static/app.css (req/s)"] = wrk(server.port, "/static/app.css", seconds)
                 figures["small dynamic: a 404 (req/s)"] = wrk(server.port, "/no-such-page", seconds)
             if rows in (10, 10_000):
                 single = run_clients(server.port, 1, seconds)
@@ -176,7 +176,7 @@ def report(runs: dict, raw: float):
     print(f"{'raw libmicrohttpd C hello (req/s)':<58}{raw:>12.0f}")
     this = runs["this"]
     print("-- ratios --")
-    print(f"static file vs raw C:            {this['static file /app.css (req/s)'] / raw:.2f}x")
+    print(f"static file vs raw C:            {this['static file /static/app.css (req/s)'] / raw:.2f}x")
     print(f"small dynamic vs raw C:          {this['small dynamic: a 404 (req/s)'] / raw:.2f}x")
     print(f"drop at 10,000 rows vs 10 (p50): {this['drop p50, 1 client, 10000 rows (ms)'] / this['drop p50, 1 client, 10 rows (ms)']:.2f}x")
     print(f"session start 10,000 vs 10:      {this['session start, 10000 rows (p50 ms)'] / this['session start, 10 rows (p50 ms)']:.2f}x")

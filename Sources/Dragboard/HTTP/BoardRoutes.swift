@@ -35,7 +35,8 @@ extension BoardService {
                 return .json(try join(request.pathParameters["token"] ?? "", board: body.board, owner: owner))
             }
         }
-        router.post("/api/sessions/:token/files", bodyLimit: Self.maximumImageSize, streamingBody: { [self] request in
+        // The bulk lane: storing an upload ends in an fsync, which must not hold a thread drops need.
+        router.post("/api/sessions/:token/files", bodyLimit: Self.maximumImageSize, lane: .bulk, streamingBody: { [self] request in
             do {
                 let owner = try RequestGuard.checkWrite(request)
                 return try uploadSink(request.pathParameters["token"] ?? "", request: request, owner: owner)

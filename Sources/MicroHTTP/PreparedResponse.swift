@@ -1,0 +1,69 @@
+import CMicroHTTPD
+
+/// A libmicrohttpd response built once, with all its headers, and queued on any number of connections.
+///
+/// libmicrohttpd reference-counts responses and lets several connections send one at once; queuing a
+/// prepared response costs no allocation, copy or header work per request.
+final class PreparedResponse: @unchecked Sendable {  // immutable after init; libmicrohttpd locks its count
+    let status: HTTPStatus
+    let raw: OpaquePointer
+
+    /// Copies `body` once into libmicrohttpd's memory; `nil` when libmicrohttpd refuses a header.
+    init?(status: HTTPStatus, headers: HTTPHeaders, body: [UInt8]) {
+        let created = body.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return nil }
+        for (name, value) in headers where !ServerCore.isManaged(name) {
+            guard MHD_add_response_header(created, name, value) == .YES else {
+                MHD_destroy_response(created)
+                return nil
+            }
+        }
+        self.status = status
+        raw = created
+    }
+
+    deinit { MHD_destroy_response(raw) }  // connections still sending it keep their own reference
+}
+
+/// The in-memory files of every mount, as prepared 200 and 304 responses with the server's default headers.
+struct PreparedStaticFiles: Sendable {
+    struct Pair: Sendable {
+        let etag: String
+        let ok: PreparedResponse
+        let notModified: PreparedResponse
+    }
+
+    /// Per mount (in the router's order), relative path → responses.
+    private let mounts: [[String: Pair]]
+
+    init(router: Router, defaultHeaders: HTTPHeaders) {
+        mounts = router.mounts.map { mount in
+            var pairs: [String: Pair] = [:]
+            for (path, entry) in mount.files.entries {
+                guard case .bytes(let bytes) = entry.content else { continue }  // large files stay on disk
+                var okHeaders = mount.files.headers(for: entry, notModified: false)
+                var notModifiedHeaders = mount.files.headers(for: entry, notModified: true)
+                okHeaders.addMissing(from: defaultHeaders)
+                notModifiedHeaders.addMissing(from: defaultHeaders)
+                guard let ok = PreparedResponse(status: .ok, headers: okHeaders, body: bytes),
+                    let notModified = PreparedResponse(status: .notModified, headers: notModifiedHeaders, body: [])
+                else { continue }
+                pairs[path] = Pair(etag: entry.etag, ok: ok, notModified: notModified)
+            }
+            return pairs
+        }
+    }
+
+    /// The prepared answer to a request for `relativePath` in mount `mount`, or `nil` to build it the slow way.
+    func response(mount: Int, relativePath: String, request: Request) -> PreparedResponse? {
+        guard mounts.indices.contains(mount), let pair = mounts[mount][relativePath],
+            StaticFiles.isPlausible(rawPath: request.rawPath)
+        else { return nil }
+        if let ifNoneMatch = request.headers["If-None-Match"], StaticFiles.matches(ifNoneMatch, etag: pair.etag) {
+            return pair.notModified
+        }
+        return pair.ok
+    }
+}
