@@ -32,9 +32,7 @@ extension BoardService {
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
             for id in ids {
-                let item = try tx.item(id)
-                changes.append(.init(kind: .insert, item: id, list: listID, after: try tx.predecessor(of: id),
-                                     html: renderer.row(item, contents: try contents(of: item, tx: tx))))
+                changes.append(.init(kind: .insert, item: id, list: listID, after: try tx.predecessor(of: id)))
             }
         }
         if let first = into.first, case .into(let indexPath) = first.destination {
@@ -46,8 +44,7 @@ extension BoardService {
             let (_, moved, names) = try land(into, at: Placement(listID: listID, containerID: container.id), in: list, kind: kind, tx: tx, storedFiles: &storedFiles)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }
-            changes.append(.init(kind: .replace, item: container.id, list: listID,
-                                 html: renderer.row(try tx.item(container.id), contents: try tx.rows(in: listID, container: container.id))))
+            changes.append(.init(kind: .replace, item: container.id, list: listID))
             return Applied(changes: changes, message: "Put \(Self.names(titles)) into \(container.title).")
         }
         let verb = result.proposal.operation == .move ? "Moved" : "Copied"
@@ -94,18 +91,13 @@ extension BoardService {
     /// The zone id images dropped on lists are recorded under (no zone of the page has it).
     static let listImagesZone = "_lists"
 
-    private func contents(of item: ItemRecord, tx: BoardTransaction) throws -> [ItemRecord] {
-        kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : []
-    }
-
     /// The zone's kind stores what its delegate accepted, in this transaction.
     private func applyToZone(_ zoneID: String, _ result: SessionEngine.DropResult, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
         guard let zone = kit.zone(zoneID) else { throw DragboardError.notFound("unknown zone \(zoneID)") }
         var writer = ZoneWriter(zoneID: zoneID, transaction: tx, service: self)
         defer { storedFiles += writer.storedFiles }
         let message = try zone.performDrop(result.placements, in: &writer)
-        let html = renderer.zone(try ZoneView(zone, tx))
-        return Applied(changes: [.init(kind: .zone, item: zoneID, html: html)], message: message)
+        return Applied(changes: [.init(kind: .zone, item: zoneID)], message: message)
     }
 
     /// Lists dropped on the board between two others: their new order, fetched by every viewer.

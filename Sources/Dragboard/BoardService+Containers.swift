@@ -78,10 +78,8 @@ extension BoardService {
         return Applied(changes: changes, message: "\(verb) \(Self.names(names)) into \(container.title).")
     }
 
-    /// The container row re-rendered with its contents, for every viewer to swap in.
+    /// The container row to swap in (rendered with its contents after the commit) for every viewer.
     private func containerChange(_ id: String, tx: BoardTransaction) throws -> BoardAPI.Change {
-        let container = try tx.item(id)
-        return .init(kind: .replace, item: id, list: container.listID,
-                     html: renderer.row(container, contents: try tx.rows(in: container.listID, container: id)))
+        .init(kind: .replace, item: id, list: try tx.item(id).listID)
     }
 }

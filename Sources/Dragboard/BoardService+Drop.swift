@@ -20,7 +20,11 @@ extension BoardService {
         // ended is answered from its record, whatever board is named here).
         let board = (try? sessions.entry(token, owner: owner))?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
         do {
-            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: Self.withoutHTML) { tx in
+            // The rows' HTML and the answer's JSON are made after the commit (`committed`), in a
+            // read of exactly what it committed: the write transaction holds only the change, its
+            // undo entry and its operation record (kept without HTML).
+            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: { $0 }, prepare: { _ in },
+                                       committed: { [self] tx, stored in try rendered(stored, tx: tx) }) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 tx.recordUndo(for: Self.historyOwner(owner), actionName: "")
                 try fill(entry.payload, from: request)
@@ -58,7 +62,6 @@ extension BoardService {
             for file in storedFiles { try? FileManager.default.removeItem(at: file) }
             throw error
         }
-        if result.replayed { return try rendered(result.response) }
         if changed {
             live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
             broadcastDepartures(result.departures)

@@ -1,20 +1,13 @@
 import Foundation
 
 extension BoardService {
-    /// A drop's answer as its operation record keeps it: without the rows' HTML, which a
-    /// replay renders again. Keeps records small whatever the rows hold.
-    static func withoutHTML(_ response: String) -> String {
-        guard var decoded = try? JSONDecoder().decode(BoardAPI.DropResponse.self, from: Data(response.utf8)) else { return response }
-        for index in decoded.changes.indices { decoded.changes[index].html = nil }
-        return (try? json(decoded)) ?? response
-    }
-
-    /// A recorded answer with its rows rendered as they are now. A row that is gone since is
-    /// left out: the browser's catch-up (`/api/board`) shows the rest.
-    func rendered(_ stored: String) throws -> String {
+    /// A drop's answer as its operation record keeps it (without the rows' HTML, so records stay
+    /// small whatever the rows hold) with its rows rendered as `tx` sees them: just after the
+    /// drop's commit, or now for a replay. A row that is gone since is left out: the browser's
+    /// catch-up (`/api/board`) shows the rest.
+    func rendered(_ stored: String, tx: BoardTransaction) throws -> String {
         guard var response = try? JSONDecoder().decode(BoardAPI.DropResponse.self, from: Data(stored.utf8)) else { return stored }
-        response.changes = try store.read { tx in
-            try response.changes.compactMap { change -> BoardAPI.Change? in
+        response.changes = try response.changes.compactMap { change -> BoardAPI.Change? in
                 var change = change
                 switch change.kind {
                 case .remove, .resync, .title, .gone:
@@ -28,7 +21,6 @@ extension BoardService {
                     change.html = renderer.zone(try ZoneView(zone, tx))
                 }
                 return change
-            }
         }
         return try Self.json(response)
     }

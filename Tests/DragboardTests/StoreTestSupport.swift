@@ -36,7 +36,7 @@ struct TempStore {
 
     /// rowid, id and pos of every item row, keyed by id.
     func physicalRows() throws -> [String: (rowid: Int64, pos: String)] {
-        try store.dbQueue.read { db in
+        try store.dbPool.read { db in
             var result: [String: (rowid: Int64, pos: String)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT rowid, id, pos FROM item") {
                 result[row[1]] = (row[0], row[2])

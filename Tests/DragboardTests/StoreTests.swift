@@ -172,7 +172,7 @@ import Testing
     @Test func operationsThatChangeNothingAreNotRecorded() throws {
         let t = try TempStore()
         defer { t.remove() }
-        let records = { try t.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") ?? -1 } }
+        let records = { try t.store.dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") ?? -1 } }
         let idle = try t.store.perform(operationID: "noop", fingerprint: "A") { tx in
             try tx.move(["a"], to: Placement(listID: "people", index: 0))  // already first
             #expect(!tx.hasChanges && tx.resultingVersion == tx.baseVersion)
@@ -200,12 +200,12 @@ import Testing
             #expect(result.response == "long response")
             let replay = try store.perform(operationID: "op", fingerprint: BoardStore.fingerprint(of: Array("body".utf8))) { _ in "x" }
             #expect(replay == OperationResult(response: "short:lon", version: 2, replayed: true))
-            let fingerprint = try store.dbQueue.read { try String.fetchOne($0, sql: "SELECT fingerprint FROM operation") }
+            let fingerprint = try store.dbPool.read { try String.fetchOne($0, sql: "SELECT fingerprint FROM operation") }
             #expect(fingerprint == "230d8358dc8e8890b4c58deeb62912ee2f20357ae92a5cc861b98e68fe31acb5")  // SHA-256 of "body"
         }
         // Reopened with a retention already over: the record is gone, the id is new again.
         let reopened = try BoardStore(path: path, operationRetention: -1)
-        #expect(try reopened.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") } == 0)
+        #expect(try reopened.dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") } == 0)
     }
 
     @Test func versionGrowsByOnePerChangingOperationOnly() throws {
@@ -365,7 +365,7 @@ import Testing
     @Test func neighbourQueriesUseTheOrderIndex() throws {
         let t = try TempStore()
         defer { t.remove() }
-        let plan = try t.store.dbQueue.read { db in
+        let plan = try t.store.dbPool.read { db in
             try Row.fetchAll(db, sql: """
                 EXPLAIN QUERY PLAN SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
                 AND (pos, id) > (?, ?) ORDER BY pos, id LIMIT 1

@@ -123,7 +123,7 @@ import Testing
         #expect(copies.count == 2)
         try temp.store.undo(owner: owner)
         #expect(try temp.ids("empty") == [])
-        let count = try temp.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item") }
+        let count = try temp.store.dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item") }
         #expect(count == 11)
         try temp.store.redo(owner: owner)
         #expect(try temp.ids("empty") == copies)  // the same ids come back

@@ -136,7 +136,7 @@ struct BoardFacts: Equatable {
     var itemCount: Int
 
     static func read(_ store: BoardStore) throws -> BoardFacts {
-        try store.dbQueue.read { db in
+        try store.dbPool.read { db in
             BoardFacts(version: try StoreQueries.version(db, board: BoardStore.defaultBoardID), itemCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
         }
     }
@@ -145,7 +145,7 @@ struct BoardFacts: Equatable {
     /// existing list, every container an item of the same list, no duplicate ids, no two rows with
     /// the same order key in one list or container, no container cycle.
     static func structuralViolations(_ store: BoardStore) throws -> [String] {
-        try store.dbQueue.read { db in
+        try store.dbPool.read { db in
             var found: [String] = []
             func each(_ sql: String, _ describe: (Row) -> String) throws {
                 found += try Row.fetchAll(db, sql: sql).prefix(3).map(describe)
@@ -176,7 +176,7 @@ struct BoardFacts: Equatable {
 
     /// Every item id (to check that none is ever lost: the API deletes nothing).
     static func itemIDs(_ store: BoardStore) throws -> Set<String> {
-        try store.dbQueue.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM item")) }
+        try store.dbPool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM item")) }
     }
 
     static func show(_ value: String) -> String { JSONValue.quoted(value) }

@@ -144,7 +144,7 @@ struct FuzzChecker {
                 } else if after.version != facts.version + 1 {
                     // Nothing in the store changed (no row carries a newer version) yet the answer
                     // announces a new version: a phantom. Rows that did change are another defect.
-                    let stamped = try board.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item WHERE changedVersion > ?", arguments: [after.version]) ?? 0 }
+                    let stamped = try board.store.dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item WHERE changedVersion > ?", arguments: [after.version]) ?? 0 }
                     phantom = stamped == 0 && after.version == facts.version && version == facts.version + 1
                     fail(phantom ? "phantom-version" : "changed-without-new-version",
                          "answered \(changes.count) changes at version \(version.map(String.init) ?? "nil"), the store stayed at \(after.version)"
@@ -180,7 +180,7 @@ struct FuzzChecker {
         var problems: [String] = []
         for case let change as [String: Any] in changes {
             guard let kind = change["kind"] as? String, let id = change["item"] as? String else { problems.append("change \(change) has no kind or item"); continue }
-            let stored = try store.dbQueue.read { try StoreQueries.item($0, id) }
+            let stored = try store.dbPool.read { try StoreQueries.item($0, id) }
             switch kind {
             case "insert":
                 guard let stored else { problems.append("inserted \(BoardFacts.show(id)) is not in the store"); continue }

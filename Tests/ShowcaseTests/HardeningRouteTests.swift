@@ -13,7 +13,7 @@ import Testing
     }
 
     func operationRecords(_ board: TestBoard) throws -> Int {
-        try board.store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") ?? -1 }
+        try board.store.dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM operation") ?? -1 }
     }
 
     // MARK: ids and text
@@ -125,7 +125,7 @@ import Testing
         let op = UUID().uuidString
         let seen = try board.store.version()
         _ = try board.drop(token, list: "cat-2", row: 0, version: seen, op: op)
-        let record = try board.store.dbQueue.read { try Row.fetchOne($0, sql: "SELECT fingerprint, response FROM operation") }
+        let record = try board.store.dbPool.read { try Row.fetchOne($0, sql: "SELECT fingerprint, response FROM operation") }
         let fingerprint: String = try #require(record?[0])
         let stored: String = try #require(record?[1])
         #expect(fingerprint.count == 64 && fingerprint.allSatisfy(\.isHexDigit))

@@ -22,7 +22,7 @@ public struct BoardRecord: Sendable, Equatable {
 extension BoardStore {
     /// Every board, newest activity first (ties by id).
     public func boards() throws -> [BoardRecord] {
-        try dbQueue.read { db in
+        try dbPool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, title, version, activity FROM board ORDER BY activity DESC, id").map {
                 BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
             }
@@ -31,7 +31,7 @@ extension BoardStore {
 
     /// The board with this id, if it exists.
     public func board(_ id: String) throws -> BoardRecord? {
-        try dbQueue.read { db in
+        try dbPool.read { db in
             try Row.fetchOne(db, sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [id]).map {
                 BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
             }

@@ -32,17 +32,26 @@ extension BoardStore {
 
     /// ``perform(board:operationID:fingerprint:stored:_:)`` with `prepare` run first in the
     /// transaction, only when the operation is new (creating the board it works on, say).
+    ///
+    /// With `render`, an operation that changed the board (or a replay) answers
+    /// `render(state, stored response)` instead of the stored response, computed outside the
+    /// write transaction in a read of exactly the state the operation committed: HTML and JSON
+    /// encoding never hold up the next writer.
     func perform(
         board: String,
         operationID: String,
         fingerprint: @autoclosure () -> String,
         stored: (String) -> String,
         prepare: (Database) throws -> Void,
+        committed render: (@Sendable (BoardTransaction, String) throws -> String)? = nil,
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
-        return try dbQueue.writeWithoutTransaction { db in
+        let rendering = CommittedRead()
+        var renders = false
+        var result = try dbPool.writeWithoutTransaction { db in
             var result: OperationResult?
+            var changed = false
             try db.inTransaction(.immediate) {
                 let lookup = try db.cachedStatement(
                     sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
@@ -78,11 +87,26 @@ extension BoardStore {
                     try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
                 }
                 result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
+                changed = true
                 return .commit
             }
             guard let result else { throw StoreError.invalid("transaction produced no result") }
+            if let render, changed || result.replayed {
+                renders = true
+                // A reader that sees exactly what was just committed takes the rendering; the
+                // writer is free for the next operation as soon as that reader holds its snapshot.
+                let response = result.response
+                dbPool.asyncConcurrentRead { connection in
+                    rendering.complete(Result {
+                        let db = try connection.get()
+                        return try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), response)
+                    })
+                }
+            }
             return result
         }
+        if renders { result.response = try rendering.wait() }
+        return result
     }
 
     /// A fingerprint of a request: its SHA-256, so a record never holds the request itself.
@@ -95,7 +119,7 @@ extension BoardStore {
     /// contents; containers must have explicit ids). Does nothing if any list exists.
     /// Seeding commits as one changing operation (version 0 → 1).
     public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
-        try dbQueue.writeWithoutTransaction { db in
+        try dbPool.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 let board = Self.defaultBoardID
                 guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list WHERE boardID = ?", arguments: [board]) == 0 else { return .commit }
@@ -129,7 +153,7 @@ extension BoardStore {
     /// operations); returns how many were removed.
     @discardableResult
     public func pruneOperations(olderThan date: Date) throws -> Int {
-        try dbQueue.write { db in
+        try dbPool.write { db in
             try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [date])
             return db.changesCount
         }
@@ -139,5 +163,23 @@ extension BoardStore {
     static func setVersion(_ db: Database, _ version: Int, board: String, at date: Date?) throws {
         try db.cachedStatement(sql: "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?")
             .execute(arguments: [version, date?.timeIntervalSince1970, board])
+    }
+}
+
+/// The answer of a render run on a reader after a commit, handed back to the operation's thread.
+final class CommittedRead: Sendable {
+    private let result = Mutex<Result<String, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func complete(_ value: Result<String, any Error>) {
+        result.withLock { $0 = value }
+        done.signal()
+    }
+
+    /// Waits for the render (which must have been started).
+    func wait() throws -> String {
+        done.wait()
+        guard let value = result.withLock({ $0 }) else { throw StoreError.invalid("render produced no result") }
+        return try value.get()
     }
 }

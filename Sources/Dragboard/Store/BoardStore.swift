@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// - The file is opened in WAL mode with `synchronous=FULL`, so an
 ///   acknowledged operation is on disk (both are verified at open).
-/// - All methods are synchronous and thread-safe (a serial `DatabaseQueue`);
-///   call them from worker threads, never while already inside a store call.
+/// - All methods are synchronous and thread-safe. A `DatabasePool`: reads run
+///   concurrently on their own connections and never wait for the one writer
+///   (WAL snapshots); call them from worker threads, never while already inside
+///   a store call.
 /// - Every change goes through ``perform(operationID:fingerprint:_:)``: one
 ///   write transaction per client operation, idempotent by operation id, that
 ///   bumps the board version by exactly one when it changed something.
@@ -20,7 +22,7 @@ public final class BoardStore: Sendable {
     /// Keys longer than this trigger a rebalance of their list or container.
     public static let maxKeyLength = 24
 
-    let dbQueue: DatabaseQueue
+    let dbPool: DatabasePool
     /// How long an operation id is remembered: a retry within this window is answered from the
     /// record, a later one is a new operation. Records hold a hash of the request and a response
     /// without HTML (a few hundred bytes), and only operations that changed the board are kept.
@@ -39,28 +41,29 @@ public final class BoardStore: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
         config.label = "BoardStore"
-        // Not `config.journalMode = .wal`: GRDB's WAL set-up also switches to
-        // `synchronous=NORMAL` after `prepareDatabase`, which would lose
-        // acknowledged commits on power loss. Set both pragmas ourselves.
+        // GRDB's WAL set-up switches the writer to `synchronous=NORMAL` after
+        // `prepareDatabase`, which would lose acknowledged commits on power loss:
+        // set both pragmas on every connection, and the writer's again below.
         config.prepareDatabase { db in
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        dbQueue = try DatabaseQueue(path: path, configuration: config)
-        let (mode, sync) = try dbQueue.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
-             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
-        }
+        dbPool = try DatabasePool(path: path, configuration: config)
+        // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
+        // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
+        try dbPool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let (mode, sync) = try durabilitySettings()
         guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
         guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
-        try Self.migrator.migrate(dbQueue)
+        try Self.migrator.migrate(dbPool)
         try pruneOperations(olderThan: Date() - operationRetention)
         try pruneUndoHistory(olderThan: Date() - Self.undoRetention)
     }
 
-    /// The SQLite journal mode and synchronous level in effect (for checks and diagnostics).
+    /// The SQLite journal mode and synchronous level in effect on the connection that commits
+    /// (for checks and diagnostics).
     public func durabilitySettings() throws -> (journalMode: String, synchronous: Int) {
-        try dbQueue.read { db in
+        try dbPool.writeWithoutTransaction { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
              try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
         }
@@ -154,6 +157,39 @@ public final class BoardStore: Sendable {
                 );
                 CREATE INDEX undoEntry_owner ON undoEntry(owner, board, undone, seq);
                 CREATE INDEX undoEntry_createdAt ON undoEntry(createdAt);
+                """)
+        }
+        migrator.registerMigration("v6-row-counts") { db in
+            // How many rows each list and container holds, kept by triggers in the same
+            // transaction as every change (cascades included): drag start, every target change and
+            // every drop read counts without `COUNT(*)` over lists that grow with the board.
+            // `containerID` is '' for a list's top level (a primary key column cannot be NULL).
+            try db.execute(sql: """
+                CREATE TABLE rowCount (
+                    listID TEXT NOT NULL,
+                    containerID TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (listID, containerID)
+                ) WITHOUT ROWID;
+                INSERT INTO rowCount (listID, containerID, count)
+                    SELECT listID, COALESCE(containerID, ''), COUNT(*) FROM item GROUP BY listID, containerID;
+                CREATE TRIGGER item_count_insert AFTER INSERT ON item BEGIN
+                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
+                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER item_count_delete AFTER DELETE ON item BEGIN
+                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
+                END;
+                CREATE TRIGGER item_count_move AFTER UPDATE OF listID, containerID ON item
+                WHEN OLD.listID IS NOT NEW.listID OR OLD.containerID IS NOT NEW.containerID BEGIN
+                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
+                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
+                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER list_count_delete AFTER DELETE ON list BEGIN
+                    DELETE FROM rowCount WHERE listID = OLD.id;
+                END;
+                CREATE INDEX item_kind ON item(listID, containerID, kind, pos, id);
                 """)
         }
         return migrator

@@ -47,7 +47,7 @@ extension BoardStore {
     /// view of one board that loads only what `body` asks for (unlike ``snapshot(board:)``,
     /// which loads everything). - Throws: ``StoreError/unknownBoard(_:)``.
     public func read<T>(board: String = BoardStore.defaultBoardID, _ body: (BoardTransaction) throws -> T) throws -> T {
-        try dbQueue.read { db in
+        try dbPool.read { db in
             try body(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)))
         }
     }

@@ -61,10 +61,12 @@ extension BoardTransaction {
         return gap
     }
 
+    /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
+    /// lookup in the counts the triggers of `v6-row-counts` keep.
     func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
         let statement = try db.cachedStatement(
-            sql: "SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS ?")
-        return try Int.fetchOne(statement, arguments: [listID, containerID]) ?? 0
+            sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
+        return try Int.fetchOne(statement, arguments: [listID, containerID ?? ""]) ?? 0
     }
 
     /// The row at `index` in display order, or nil past the end (OFFSET query).

@@ -43,7 +43,7 @@ extension BoardStore {
     /// Forgets undo entries older than `date`; returns how many.
     @discardableResult
     public func pruneUndoHistory(olderThan date: Date) throws -> Int {
-        try dbQueue.write { db in
+        try dbPool.write { db in
             try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [date])
             return db.changesCount
         }
@@ -51,7 +51,7 @@ extension BoardStore {
 
     /// What `owner` can undo and redo on `board` (nil: on any board, newest first).
     public func undoState(owner: String, board: String? = nil) throws -> UndoState {
-        try dbQueue.read { db in
+        try dbPool.read { db in
             UndoState(undoActionName: try Self.entry(db, owner: owner, board: board, redo: false)?.actionName,
                       redoActionName: try Self.entry(db, owner: owner, board: board, redo: true)?.actionName)
         }
@@ -59,7 +59,7 @@ extension BoardStore {
 
     /// How many entries `owner` has (undoable and redoable together).
     public func undoCount(owner: String) throws -> Int {
-        try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM undoEntry WHERE owner = ?", arguments: [owner]) ?? 0 }
+        try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM undoEntry WHERE owner = ?", arguments: [owner]) ?? 0 }
     }
 
     struct UndoEntry {
@@ -91,7 +91,7 @@ extension BoardStore {
     func undo(owner: String, board: String?, redo: Bool, operationID: String,
               imageAvailable: (String) -> Bool,
               respond: (BoardTransaction, UndoEffects, String) throws -> String) throws -> UndoOutcome {
-        let found = try dbQueue.read { try Self.entry($0, owner: owner, board: board, redo: redo) }
+        let found = try dbPool.read { try Self.entry($0, owner: owner, board: board, redo: redo) }
         var taken: (entry: UndoEntry, changes: [UndoChange])?
         let fingerprint = Self.fingerprint(of: Array("\(redo ? "redo" : "undo")\u{1F}\(owner)\u{1F}\(board ?? "")".utf8))
         do {
@@ -122,7 +122,7 @@ extension BoardStore {
                                result: result)
         } catch let refusal as UndoRefusal {
             // It will never apply again: drop it, so the next undo reaches the change before it.
-            if let found { try dbQueue.write { try $0.execute(sql: "DELETE FROM undoEntry WHERE seq = ?", arguments: [found.seq]) } }
+            if let found { try dbPool.write { try $0.execute(sql: "DELETE FROM undoEntry WHERE seq = ?", arguments: [found.seq]) } }
             throw StoreError.conflict("Cannot \(redo ? "redo" : "undo") “\(found?.actionName ?? "")”: \(refusal.reason); nothing was changed.")
         }
     }
