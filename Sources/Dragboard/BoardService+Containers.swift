@@ -33,18 +33,10 @@ extension BoardService {
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
             return (tx.baseVersion, try tx.rowCount(container.listID, container.id), rows, try tx.dropTargets(kit))
         }
-        let source = ListTarget(id: container.id, rowCount: rowCount)
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = BoardDragDelegate(items: items, source: DragSource(listID: container.id, title: container.title))
-        guard var engine = SessionEngine.beginDrag(from: source, at: dragged.keys.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
-        else { throw DragboardError.unprocessable("nothing to drag") }
-        let table = BoardAPI.Table(engine.proposalTable())
-        let dragSession = engine.dragSession
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
-        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
-                                                    allowsMove: dragSession?.allowsMoveOperation ?? false,
-                                                    restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
-                             request: request, board: board)
+        return try startDrag(from: ListTarget(id: container.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
+                             version: version, request: request, owner: owner, address: address, board: board)
     }
 
     /// Applies a drop and, when it moved rows out of a container, shows that container again

@@ -29,12 +29,18 @@ extension BoardService {
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
             return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets(kit))
         }
-        let indexPaths = dragged.keys.map { IndexPath(row: $0) }
-        let source = ListTarget(id: list.id, rowCount: rowCount)
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
             ?? BoardDragDelegate(items: items, source: DragSource(listID: list.id, title: list.title))
-        guard var engine = SessionEngine.beginDrag(from: source, at: indexPaths, delegate: delegate, targets: targets, registry: kit.types)
+        return try startDrag(from: ListTarget(id: list.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
+                             version: version, request: request, owner: owner, address: address, board: board)
+    }
+
+    /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
+    /// the session is kept, and the answer carries the proposal table and the pick-up words.
+    func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
+                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String) throws -> BoardAPI.BeginResponse {
+        guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession

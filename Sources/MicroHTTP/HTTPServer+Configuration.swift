@@ -108,8 +108,7 @@ extension HTTPServer {
 
     /// The readiness API of libmicrohttpd's worker threads.
     ///
-    /// Measured here (`LoadBench.missedClosesOfCutOffUploads`: 80 uploads cut off after 2 MiB of 4 MiB,
-    /// three runs): under epoll libmicrohttpd 0.9.75 had not noticed 72–78 of the 80 closes 3 s later
+    /// Measured on this project's machine (80 uploads cut off after 2 MiB of 4 MiB, three runs): under epoll libmicrohttpd 0.9.75 had not noticed 72–78 of the 80 closes 3 s later
     /// (they wait in CLOSE-WAIT for ``Configuration/connectionTimeout``); under poll it noticed all 80.
     public enum EventLoop: Sendable {
         /// `poll(2)`, the default: notices client closes promptly. Each worker scans its share of the
