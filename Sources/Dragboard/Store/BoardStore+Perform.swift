@@ -3,7 +3,12 @@ import GRDB
 import Synchronization
 
 extension BoardStore {
-    /// Runs `body` in ONE write transaction, exactly once per operation id.
+    /// Runs `body` in ONE durable transaction, exactly once per operation id, and returns once
+    /// that transaction is on disk.
+    ///
+    /// Operations submitted while another commit is under way share the next transaction (group
+    /// commit: one `fsync` for all), each in a savepoint of its own and applied in order, so each
+    /// still sees every earlier one and behaves exactly as if it ran alone.
     ///
     /// - If `operationID` was already committed with the same `fingerprint`,
     ///   returns its stored response with `replayed == true` and runs nothing;
@@ -15,8 +20,9 @@ extension BoardStore {
     /// - An operation that changed nothing is not recorded and leaves the
     ///   version alone: a retry simply runs again, and refused requests cost no
     ///   storage. Records older than ``operationRetention`` are pruned.
-    /// - Any throw rolls everything back, including the operation record, so a
-    ///   failed operation may be retried with the same id.
+    /// - Any throw rolls back everything this operation did (its savepoint), including its
+    ///   operation record, so a failed operation may be retried with the same id; the other
+    ///   operations of its batch commit.
     ///
     /// `fingerprint` should be a digest of the request (see ``fingerprint(of:)``); it is
     /// computed only when a record is read or written, never for a refusal.
@@ -49,64 +55,93 @@ extension BoardStore {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
         let rendering = CommittedRead()
         var renders = false
-        var result = try dbPool.writeWithoutTransaction { db in
-            var result: OperationResult?
-            var changed = false
-            try db.inTransaction(.immediate) {
-                let lookup = try db.cachedStatement(
-                    sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
-                if let row = try Row.fetchOne(lookup, arguments: [operationID]) {
-                    guard (row[0] as String) == fingerprint() else {
-                        throw StoreError.operationReused(operationID)
-                    }
-                    result = OperationResult(response: row[1], version: row[2], replayed: true)
-                    return .commit
-                }
-                try prepare(db)
-                let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
-                let response = try body(tx)
-                guard tx.hasChanges else {
-                    result = OperationResult(response: response, version: tx.baseVersion, replayed: false)
-                    return .commit
-                }
-                let now = Date()
-                try Self.setVersion(db, tx.newVersion, board: board, at: now)
-                var departures: [OperationResult.Departure] = []
-                for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
-                    let version = try StoreQueries.version(db, board: other) + 1
-                    try Self.setVersion(db, version, board: other, at: now)
-                    departures.append(.init(board: other, version: version, items: items))
-                }
-                if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
-                try db.cachedStatement(sql: """
-                    INSERT INTO operation (id, fingerprint, response, version, createdAt)
-                    VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [operationID, fingerprint(), stored(response), tx.newVersion, now])
-                if pruning.withLock({ $0.isDue(at: now) }) {
-                    try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
-                    try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
-                }
-                result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
-                changed = true
-                return .commit
-            }
-            guard let result else { throw StoreError.invalid("transaction produced no result") }
+        var output: OperationResult?
+        // Runs on whichever thread commits the batch while this one waits in `submit`.
+        func run(_ db: Database, isLast: Bool) throws {
+            let (result, changed) = try apply(board: board, operationID: operationID, fingerprint: fingerprint,
+                                              stored: stored, prepare: prepare, body, db: db)
             if let render, changed || result.replayed {
                 renders = true
+                if isLast {
+                    rendering.pending = result.response
+                } else {
+                    // Operations after this one in the batch may change the same rows before the
+                    // commit: render in the transaction, exactly at this operation's state.
+                    rendering.complete(Result {
+                        try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
+                    })
+                }
+            }
+            output = result
+        }
+        try withoutActuallyEscaping(run) { run in
+            let operation = GroupCommit.Operation(run: run, committed: { _ in
+                guard let render, let response = rendering.pending else { return }
                 // A reader that sees exactly what was just committed takes the rendering; the
-                // writer is free for the next operation as soon as that reader holds its snapshot.
-                let response = result.response
-                dbPool.asyncConcurrentRead { connection in
+                // writer is free for the next batch as soon as that reader holds its snapshot.
+                self.dbPool.asyncConcurrentRead { connection in
                     rendering.complete(Result {
                         let db = try connection.get()
                         return try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), response)
                     })
                 }
-            }
-            return result
+            })
+            groupCommit.submit(operation)
+            operation.finish()
+            if let failure = operation.failure { throw failure }
         }
+        guard var result = output else { throw StoreError.invalid("transaction produced no result") }
         if renders { result.response = try rendering.wait() }
         return result
+    }
+
+    /// One operation inside a batch's transaction, in a savepoint of its own: a throw rolls back
+    /// this operation alone (its changes and its record), never the others of the batch.
+    private func apply(board: String, operationID: String, fingerprint: () -> String, stored: (String) -> String,
+                       prepare: (Database) throws -> Void, _ body: (BoardTransaction) throws -> String,
+                       db: Database) throws -> (OperationResult, changed: Bool) {
+        var result: OperationResult?
+        var changed = false
+        try db.inSavepoint {
+            let lookup = try db.cachedStatement(
+                sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
+            if let row = try Row.fetchOne(lookup, arguments: [operationID]) {
+                guard (row[0] as String) == fingerprint() else {
+                    throw StoreError.operationReused(operationID)
+                }
+                result = OperationResult(response: row[1], version: row[2], replayed: true)
+                return .commit
+            }
+            try prepare(db)
+            let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
+            let response = try body(tx)
+            guard tx.hasChanges else {
+                result = OperationResult(response: response, version: tx.baseVersion, replayed: false)
+                return .commit
+            }
+            let now = Date()
+            try Self.setVersion(db, tx.newVersion, board: board, at: now)
+            var departures: [OperationResult.Departure] = []
+            for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
+                let version = try StoreQueries.version(db, board: other) + 1
+                try Self.setVersion(db, version, board: other, at: now)
+                departures.append(.init(board: other, version: version, items: items))
+            }
+            if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
+            try db.cachedStatement(sql: """
+                INSERT INTO operation (id, fingerprint, response, version, createdAt)
+                VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [operationID, fingerprint(), stored(response), tx.newVersion, now])
+            if pruning.withLock({ $0.isDue(at: now) }) {
+                try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
+                try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
+            }
+            result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
+            changed = true
+            return .commit
+        }
+        guard let result else { throw StoreError.invalid("transaction produced no result") }
+        return (result, changed)
     }
 
     /// A fingerprint of a request: its SHA-256, so a record never holds the request itself.
@@ -169,7 +204,14 @@ extension BoardStore {
 /// The answer of a render run on a reader after a commit, handed back to the operation's thread.
 final class CommittedRead: Sendable {
     private let result = Mutex<Result<String, any Error>?>(nil)
+    private let stored = Mutex<String?>(nil)
     private let done = DispatchSemaphore(value: 0)
+
+    /// The stored response waiting to be rendered after the commit.
+    var pending: String? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 
     func complete(_ value: Result<String, any Error>) {
         result.withLock { $0 = value }

@@ -11,8 +11,9 @@ import Synchronization
 ///   (WAL snapshots); call them from worker threads, never while already inside
 ///   a store call.
 /// - Every change goes through ``perform(operationID:fingerprint:_:)``: one
-///   write transaction per client operation, idempotent by operation id, that
-///   bumps the board version by exactly one when it changed something.
+///   savepoint per client operation, idempotent by operation id, that bumps the
+///   board version by exactly one when it changed something; operations that
+///   queue while a commit is under way share the next durable transaction.
 public final class BoardStore: Sendable {
     /// The board every store has from its creation: the one a database written before boards
     /// existed becomes, and the one calls that name no board mean.
@@ -23,6 +24,8 @@ public final class BoardStore: Sendable {
     public static let maxKeyLength = 24
 
     let dbPool: DatabasePool
+    /// Every operation's write transaction: operations that queue while one commits share the next.
+    let groupCommit: GroupCommit
     /// How long an operation id is remembered: a retry within this window is answered from the
     /// record, a later one is a new operation. Records hold a hash of the request and a response
     /// without HTML (a few hundred bytes), and only operations that changed the board are kept.
@@ -49,6 +52,7 @@ public final class BoardStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         dbPool = try DatabasePool(path: path, configuration: config)
+        groupCommit = GroupCommit(writer: dbPool)
         // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
         // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
         try dbPool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }

@@ -1,0 +1,128 @@
+import Dispatch
+import GRDB
+import Synchronization
+
+/// Group commit: the operations queued while one commit is on its way to disk share the next
+/// durable transaction (one `fsync` for all of them), each in a savepoint of its own.
+///
+/// Whoever submits when no batch is being committed commits at once — there is no added wait
+/// for company, so a lone client sees the latency of one transaction. Operations submitted
+/// meanwhile queue up; when a batch is on disk its committer hands the queue to the thread of the
+/// first queued operation, which commits everything queued by then as the next batch, and returns
+/// to its own caller (no thread commits for others twice in a row). Every operation of a batch is
+/// acknowledged only after the batch's `COMMIT` returned.
+final class GroupCommit: Sendable {
+    /// One operation on its way to a batch; its submitter waits until `finish`.
+    final class Operation: @unchecked Sendable {
+        /// Runs inside the batch's transaction (the operation's savepoint is its own business);
+        /// `isLast` says whether any operation of the batch follows it. A throw fails this
+        /// operation alone. Let go once the operation is done: it may borrow its submitter's
+        /// non-escaping closures.
+        private(set) var run: ((Database, _ isLast: Bool) throws -> Void)?
+        /// Runs after the batch committed, still holding the writer (so a read started here sees
+        /// exactly that commit), for operations whose `run` succeeded.
+        let committed: (Database) -> Void
+        // Written by the committing thread before `done` is signalled, read by the submitter after.
+        private(set) var failure: (any Error)?
+        fileprivate var leads = false
+        private let done = DispatchSemaphore(value: 0)
+
+        init(run: @escaping (Database, Bool) throws -> Void, committed: @escaping (Database) -> Void) {
+            self.run = run
+            self.committed = committed
+        }
+
+        fileprivate func fail(_ error: any Error) { if failure == nil { failure = error } }
+        /// Forgets `run` (called by the submitter once `submit` returned).
+        func finish() { run = nil }
+        fileprivate func wake() { done.signal() }
+        fileprivate func wait() { done.wait() }
+    }
+
+    private struct State {
+        var queue: [Operation] = []
+        var committing = false
+    }
+
+    private let state = Mutex(State())
+    private let writer: DatabasePool
+
+    init(writer: DatabasePool) {
+        self.writer = writer
+    }
+
+    /// How many operations the largest batch so far held (for tests and diagnostics).
+    let largestBatch = Atomic<Int>(0)
+
+    /// How many operations wait for the next batch (for tests and diagnostics).
+    var queuedCount: Int { state.withLock { $0.queue.count } }
+
+    /// Commits `operation` in the next batch and returns once that batch is durable (or failed);
+    /// the operation's own failure, if any, is in ``Operation/failure``.
+    func submit(_ operation: Operation) {
+        let leads = state.withLock { state in
+            state.queue.append(operation)
+            if state.committing { return false }
+            state.committing = true
+            return true
+        }
+        if !leads {
+            operation.wait()
+            // Woken either as done, or to commit the next batch (which holds this operation).
+            guard operation.leads else { return }
+        }
+        let batch = state.withLock { state in
+            defer { state.queue.removeAll(keepingCapacity: true) }
+            return state.queue
+        }
+        commit(batch)
+        let next = state.withLock { state -> Operation? in
+            guard let first = state.queue.first else {
+                state.committing = false
+                return nil
+            }
+            return first
+        }
+        if let next {
+            next.leads = true
+            next.wake()
+        }
+        for other in batch where other !== operation { other.wake() }
+    }
+
+    /// One transaction for the whole batch: each operation's failure is its own, a failure of the
+    /// transaction itself (its `COMMIT`, say) is everyone's.
+    private func commit(_ batch: [Operation]) {
+        largestBatch.max(batch.count)
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    for (index, operation) in batch.enumerated() {
+                        do {
+                            try operation.run?(db, index == batch.count - 1)
+                        } catch {
+                            operation.fail(error)
+                            // An error SQLite answers by ending the transaction takes the batch with it.
+                            guard db.isInsideTransaction else { throw error }
+                        }
+                    }
+                    return .commit
+                }
+                for operation in batch where operation.failure == nil { operation.committed(db) }
+            }
+        } catch {
+            for operation in batch { operation.fail(error) }
+        }
+    }
+}
+
+private extension Atomic<Int> {
+    func max(_ value: Int) {
+        var current = load(ordering: .relaxed)
+        while value > current {
+            let (exchanged, original) = compareExchange(expected: current, desired: value, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+@testable import Dragboard
+
+/// Operations that queue while a commit is under way share one durable transaction, each in its
+/// own savepoint: on real SQLite files, from many threads.
+@Suite struct GroupCommitTests {
+    private struct Failure: Error {}
+
+    /// Waits (a deadlock guard only) until `count` operations are queued behind the running batch.
+    private func waitUntilQueued(_ store: BoardStore, _ count: Int) {
+        let deadline = Date() + 30
+        while store.groupCommit.queuedCount < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    }
+
+    @Test func concurrentOperationsLandExactlyOnceWithConsecutiveVersions() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let base = try t.store.version()
+        let threads = 16, each = 12
+        let results = Mutex<[String: Int]>([:])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for number in 0..<each {
+                let id = "n\(thread)-\(number)"
+                do {
+                    let result = try t.store.perform(operationID: "op-\(id)", fingerprint: id) { tx in
+                        _ = try tx.insert([NewItem(id: id, kind: "person", title: id, payload: "{}")], at: Placement(listID: "people"))
+                        return id
+                    }
+                    results.withLock { $0[id] = result.version }
+                } catch {
+                    failures.withLock { $0.append("\(id): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let versions = results.withLock { $0 }
+        // One version per operation, in one unbroken run after the base: none doubled, none skipped.
+        #expect(versions.values.sorted() == Array((base + 1)...(base + threads * each)))
+        #expect(try t.store.version() == base + threads * each)
+        let rows = try t.ids("people")
+        #expect(rows.count == 5 + threads * each)
+        #expect(Set(rows).count == rows.count)
+        // A retry of any of them is answered from its record: same response, same version, nothing run.
+        for (id, version) in versions.prefix(20) {
+            let replay = try t.store.perform(operationID: "op-\(id)", fingerprint: id) { _ in Issue.record("ran again"); return "" }
+            #expect(replay.replayed && replay.response == id && replay.version == version)
+        }
+        #expect(try t.store.version() == base + threads * each)
+    }
+
+    @Test func aBatchCommitsTogetherAndAFailingOperationRollsBackAlone() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let store = t.store
+        let earlier = try store.perform(operationID: "earlier", fingerprint: "f") { tx in try tx.setTitle("e", "Earlier"); return "earlier answer" }
+        let base = try store.version()
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        // The gate holds the writer, so everything submitted meanwhile queues for the next batch.
+        DispatchQueue.global().async(group: finished) {
+            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
+                try tx.setTitle("d", "Gate")
+                inside.signal()
+                release.wait()
+                return "gate"
+            }
+        }
+        inside.wait()
+        let answers = Mutex<[String: Result<OperationResult, any Error>]>([:])
+        func submit(_ name: String, _ work: @escaping @Sendable () throws -> OperationResult) {
+            DispatchQueue.global().async(group: finished) {
+                let result = Result { try work() }
+                answers.withLock { $0[name] = result }
+            }
+        }
+        let titles = (1...5).map { "Title \($0)" }
+        for title in titles {
+            // Every one renames the same row; each answer is rendered at its own operation's state.
+            submit(title) {
+                try store.perform(board: BoardStore.defaultBoardID, operationID: title, fingerprint: "f", stored: { $0 }, prepare: { _ in },
+                                  committed: { tx, stored in "\(stored)|\(try tx.item("a").title)|\(tx.baseVersion)" }) { tx in
+                    try tx.setTitle("a", title)
+                    return title
+                }
+            }
+        }
+        submit("failing") {
+            try store.perform(operationID: "failing", fingerprint: "f") { tx in
+                try tx.setTitle("b", "Never")
+                throw Failure()
+            }
+        }
+        submit("replay") { try store.perform(operationID: "earlier", fingerprint: "f") { _ in "ran again" } }
+        waitUntilQueued(store, titles.count + 2)
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
+        #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= titles.count + 2)
+
+        let all = answers.withLock { $0 }
+        // The failing operation threw, and only its own change rolled back.
+        #expect(throws: Failure.self) { try all["failing"]?.get() }
+        #expect(try store.read { try $0.item("b").title } == "B")
+        #expect(try store.read { try $0.item("d").title } == "Gate")
+        // The others committed, one version each, consecutive after the gate's.
+        let renamed = try titles.map { try #require(all[$0]).get() }
+        let replayed = try #require(all["replay"]).get()
+        #expect(replayed.replayed && replayed.response == "earlier answer" && replayed.version == earlier.version)
+        #expect(renamed.map(\.version).sorted() == Array((base + 2)...(base + 1 + titles.count)))
+        #expect(try store.version() == base + 1 + titles.count)
+        for (title, result) in zip(titles, renamed) {
+            // Each answer says its own title at its own version, not the batch's last state.
+            #expect(result.response == "\(title)|\(title)|\(result.version)")
+        }
+        let last = try #require(zip(titles, renamed).max { $0.1.version < $1.1.version })
+        #expect(try store.read { try $0.item("a").title } == last.0)
+    }
+
+    @Test func aReplayInsideABatchIsAnsweredFromItsRecord() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let store = t.store
+        let first = try store.perform(operationID: "once", fingerprint: "f") { tx in try tx.setTitle("a", "Once"); return "first answer" }
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        DispatchQueue.global().async(group: finished) {
+            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
+                try tx.setTitle("d", "Gate")
+                inside.signal()
+                release.wait()
+                return "gate"
+            }
+        }
+        inside.wait()
+        let answers = Mutex<[Result<OperationResult, any Error>]>([])
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: finished) {
+                let result = Result { try store.perform(operationID: "once", fingerprint: "f") { tx in try tx.setTitle("a", "Twice"); return "again" } }
+                answers.withLock { $0.append(result) }
+            }
+        }
+        DispatchQueue.global().async(group: finished) {
+            let result = Result { try store.perform(operationID: "once", fingerprint: "other") { _ in "reused" } }
+            answers.withLock { $0.append(result) }
+        }
+        waitUntilQueued(store, 4)
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
+        let results = answers.withLock { $0 }
+        let replays = results.compactMap { try? $0.get() }
+        #expect(replays.count == 3)
+        #expect(replays.allSatisfy { $0.replayed && $0.response == "first answer" && $0.version == first.version })
+        // The same id with another request is refused, and refusing it harms no one else in the batch.
+        #expect(results.filter { if case .failure(StoreError.operationReused) = $0 { true } else { false } }.count == 1)
+        #expect(try store.read { try $0.item("a").title } == "Once")
+        #expect(try store.version() == first.version + 1)
+    }
+}
