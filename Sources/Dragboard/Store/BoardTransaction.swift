@@ -20,6 +20,8 @@ public struct BoardTransaction {
     let departures: Departures
     /// What this operation did, for the undo history (recorded only when the body asks).
     let journal: UndoJournal
+    /// How many rows this operation's rebalances re-keyed.
+    let rebalancedRows = Tally()
 
     /// SQLite's count of changed rows when the operation began.
     private let changesAtStart: Int
@@ -113,5 +115,16 @@ final class Departures {
     /// Another board changed in a way its viewers learn by catching up (an undo across boards).
     func touch(_ board: String) {
         if itemsByBoard[board] == nil { itemsByBoard[board] = [] }
+    }
+}
+
+/// A count kept by one transaction (internal bookkeeping; never shared across threads).
+final class Tally {
+    private(set) var total = 0
+    private(set) var largest = 0
+
+    func add(_ count: Int) {
+        total += count
+        largest = max(largest, count)
     }
 }
