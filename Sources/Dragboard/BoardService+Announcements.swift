@@ -4,7 +4,8 @@ import Foundation
 extension BoardService {
     /// Names the targets of a begin answer (for menus and announcements) and says what was
     /// picked up. Reads the board's list titles and the dragged rows' titles only.
-    func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String) throws -> BoardAPI.BeginResponse {
+    /// `position` is the first dragged row's index when the caller already knows it.
+    func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String, position known: Int? = nil) throws -> BoardAPI.BeginResponse {
         var response = response
         let (names, spoken, titles) = try store.read(board: board) { tx -> ([String: String], String?, [String]) in
             let lists = try tx.lists()
@@ -15,7 +16,7 @@ extension BoardService {
             }
             if let container = try contentsListContainer(request.list, tx: tx) {
                 let titles = try request.items.map { try tx.item($0).title }
-                let position = (try tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
+                let position = (try known ?? tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
                 return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(container.listID, container.id), in: container.title), titles)
             }
             guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
@@ -23,7 +24,7 @@ extension BoardService {
                 return (names, "Picked up the list \(Announcement.names(titles)).", titles)
             }
             let titles = try request.items.map { try tx.item($0).title }
-            let position = (try tx.index(of: request.items[0], in: list.id) ?? 0) + 1
+            let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
             return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title), titles)
         }
         for index in response.table.targets.indices {

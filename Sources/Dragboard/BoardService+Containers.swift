@@ -36,7 +36,8 @@ extension BoardService {
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = BoardDragDelegate(items: items, source: DragSource(listID: container.id, title: container.title))
         return try startDrag(from: ListTarget(id: container.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
-                             version: version, request: request, owner: owner, address: address, board: board)
+                             version: version, request: request, owner: owner, address: address, board: board,
+                             position: dragged.first { $0.value.id == request.items.first }?.key)
     }
 
     /// Applies a drop and, when it moved rows out of a container, shows that container again

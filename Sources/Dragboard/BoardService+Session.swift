@@ -33,13 +33,15 @@ extension BoardService {
         let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
             ?? BoardDragDelegate(items: items, source: DragSource(listID: list.id, title: list.title))
         return try startDrag(from: ListTarget(id: list.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
-                             version: version, request: request, owner: owner, address: address, board: board)
+                             version: version, request: request, owner: owner, address: address, board: board,
+                             position: dragged.first { $0.value.id == request.items.first }?.key)
     }
 
     /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
-    /// the session is kept, and the answer carries the proposal table and the pick-up words.
+    /// the session is kept, and the answer carries the proposal table and the pick-up words
+    /// (`position`: the first dragged row's index, when the caller has it, so it is not counted twice).
     func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
-                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String) throws -> BoardAPI.BeginResponse {
+                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil) throws -> BoardAPI.BeginResponse {
         guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
@@ -48,7 +50,7 @@ extension BoardService {
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
                                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
-                             request: request, board: board)
+                             request: request, board: board, position: position)
     }
 
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.

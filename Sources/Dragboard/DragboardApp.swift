@@ -25,6 +25,9 @@ public final class DragboardApp: Sendable {
     public let service: BoardService
     public let server: HTTPServer
 
+    /// libmicrohttpd threads answering interactive requests (drops, session requests).
+    static let threadPoolSize = 32
+
     /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
         service = try await BoardService(kit: kit, databasePath: options.databasePath, templatesDirectory: options.templatesDirectory,
@@ -36,6 +39,10 @@ public final class DragboardApp: Sendable {
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedHosts = options.allowedHosts
+        // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
+        // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share
+        // a commit. Waiting threads cost no CPU, so there are enough for every client to be in flight.
+        configuration.threadPoolSize = Self.threadPoolSize
         server = HTTPServer(configuration: configuration, router: router, logger: logger)
     }
 

@@ -12,7 +12,9 @@ extension BoardTransaction {
         let statement = try db.cachedStatement(sql: """
             SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS NULL AND (pos, id) < (?, ?)
             """)
-        return try Int.fetchOne(statement, arguments: [listID, item.pos, item.id])
+        let index = try Int.fetchOne(statement, arguments: [listID, item.pos, item.id])
+        if let index { remember(index, item) }
+        return index
     }
 
     /// The display index of a row inside the container `containerID`, or nil if it is not in it (any more).
@@ -21,7 +23,16 @@ extension BoardTransaction {
         let statement = try db.cachedStatement(sql: """
             SELECT COUNT(*) FROM item WHERE listID = ? AND containerID = ? AND (pos, id) < (?, ?)
             """)
-        return try Int.fetchOne(statement, arguments: [item.listID, containerID, item.pos, item.id])
+        let index = try Int.fetchOne(statement, arguments: [item.listID, containerID, item.pos, item.id])
+        if let index { remember(index, item) }
+        return index
+    }
+
+    /// Keeps a row's index for ``rowBound(at:in:)`` (a drop that found its row by id lands beside
+    /// it without counting rows again), valid until this transaction writes anything.
+    private func remember(_ index: Int, _ item: ItemRecord) {
+        knownRow.value = KnownRow(listID: item.listID, containerID: item.containerID, index: index,
+                                  bound: OrderBound(pos: item.pos, id: item.id), changes: db.totalChangesCount)
     }
 
     /// The top-level rows of `listID` whose kind is one of `kinds`, in display order.

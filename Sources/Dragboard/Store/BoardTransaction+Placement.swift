@@ -69,8 +69,14 @@ extension BoardTransaction {
         return try Int.fetchOne(statement, arguments: [listID, containerID ?? ""]) ?? 0
     }
 
-    /// The row at `index` in display order, or nil past the end (OFFSET query).
+    /// The row at `index` in display order, or nil past the end: beside the last row whose index
+    /// this transaction counted (one step through the index), else an OFFSET query.
     func rowBound(at index: Int, in gap: Gap) throws -> OrderBound? {
+        if let known = knownRow.value, known.listID == gap.listID, known.containerID == gap.containerID,
+           known.changes == db.totalChangesCount, abs(index - known.index) <= 1 {
+            if index == known.index { return known.bound }
+            return try index > known.index ? bound(after: known.bound, in: gap, skipping: []) : bound(before: known.bound, in: gap, skipping: [])
+        }
         let statement = try db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
             ORDER BY pos, id LIMIT 1 OFFSET ?

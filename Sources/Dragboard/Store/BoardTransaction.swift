@@ -22,6 +22,8 @@ public struct BoardTransaction {
     let journal: UndoJournal
     /// How many rows this operation's rebalances re-keyed.
     let rebalancedRows = Tally()
+    /// The last row whose index this transaction counted (see ``rowBound(at:in:)``).
+    let knownRow = Box<KnownRow?>(nil)
 
     /// SQLite's count of changed rows when the operation began.
     private let changesAtStart: Int
@@ -127,4 +129,20 @@ final class Tally {
         total += count
         largest = max(largest, count)
     }
+}
+
+/// A row whose display index a transaction counted, and SQLite's change count at that moment.
+struct KnownRow {
+    var listID: String
+    var containerID: String?
+    var index: Int
+    var bound: OrderBound
+    var changes: Int
+}
+
+/// A value a transaction keeps between its calls (internal bookkeeping; never shared across threads).
+final class Box<Value> {
+    var value: Value
+
+    init(_ value: Value) { self.value = value }
 }
