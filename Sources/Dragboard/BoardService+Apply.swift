@@ -36,11 +36,11 @@ extension BoardService {
             }
         }
         if let first = into.first, case .into(let indexPath) = first.destination {
-            let containers = try tx.rows(in: listID)
-            guard containers.indices.contains(indexPath.row), kit.isContainer(containers[indexPath.row].kind) else {
+            // The one row at that index, not the whole list (beside the hovered row a rebased drop counted).
+            guard indexPath.row >= 0, let row = try tx.rowBound(at: indexPath.row, in: Gap(listID: listID, containerID: nil)),
+                  case let container = try tx.item(row.id), kit.isContainer(container.kind) else {
                 throw DragboardError.unprocessable("row \(indexPath.row) is not a container")
             }
-            let container = containers[indexPath.row]
             let (_, moved, names) = try land(into, at: Placement(listID: listID, containerID: container.id), in: list, kind: kind, tx: tx, storedFiles: &storedFiles)
             titles += names
             for id in moved { changes.append(.init(kind: .remove, item: id)) }

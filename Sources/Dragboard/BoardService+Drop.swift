@@ -12,7 +12,9 @@ extension BoardService {
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
         let target = try request.target.id
         var location = try request.location?.dropLocation ?? .noRow
-        let fingerprint = { BoardStore.fingerprint(of: Array(((try? Self.json(Fingerprint(token: token, request: request))) ?? "").utf8)) }
+        // Made before the write (encoding and hashing the request is the costliest part of the
+        // record), so it never holds up the operations of the batch this drop commits in.
+        let fingerprint = BoardStore.fingerprint(of: Array(((try? Self.json(Fingerprint(token: token, request: request))) ?? "").utf8))
         var changed = false
         var storedFiles: [URL] = []
         let result: OperationResult
@@ -23,7 +25,7 @@ extension BoardService {
             // The rows' HTML and the answer's JSON are made after the commit (`committed`), in a
             // read of exactly what it committed: the write transaction holds only the change, its
             // undo entry and its operation record (kept without HTML).
-            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint(), stored: { $0 }, prepare: { _ in },
+            result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint, stored: { $0 }, prepare: { _ in },
                                        committed: { [self] tx, stored in try rendered(stored, tx: tx) }) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 tx.recordUndo(for: Self.historyOwner(owner), actionName: "")
