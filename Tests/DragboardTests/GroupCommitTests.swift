@@ -157,4 +157,39 @@ import Testing
         #expect(try store.read { try $0.item("a").title } == "Once")
         #expect(try store.version() == first.version + 1)
     }
+
+    @Test func anOperationRunOnAnotherThreadKeepsItsUndoOwner() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let store = t.store
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        DispatchQueue.global().async(group: finished) {
+            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
+                try tx.setTitle("d", "Gate")
+                inside.signal()
+                release.wait()
+                return "gate"
+            }
+        }
+        inside.wait()
+        // Queued behind the gate: the first one's thread commits the next batch, the others included.
+        let owners = ["first", "second", "third"]
+        let seen = Mutex<[String: String]>([:])
+        for (number, owner) in owners.enumerated() {
+            DispatchQueue.global().async(group: finished) {
+                UndoContext.$owner.withValue(owner) {
+                    let answer = try? store.perform(operationID: owner, fingerprint: "f") { tx in
+                        try tx.setTitle(["a", "b", "c"][number], owner)
+                        return UndoContext.owner ?? "none"
+                    }
+                    seen.withLock { $0[owner] = answer?.response }
+                }
+            }
+            waitUntilQueued(store, number + 1)
+        }
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
+        #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= owners.count)
+        #expect(seen.withLock { $0 } == Dictionary(uniqueKeysWithValues: owners.map { ($0, $0) }))
+    }
 }

@@ -56,10 +56,13 @@ extension BoardStore {
         let rendering = CommittedRead()
         var renders = false
         var output: OperationResult?
-        // Runs on whichever thread commits the batch while this one waits in `submit`.
+        // Runs on whichever thread commits the batch while this one waits in `submit`: the
+        // submitter's task-local values (whose undo history a change goes to) go along.
+        let undoOwner = UndoContext.owner
         func run(_ db: Database, isLast: Bool) throws {
-            let (result, changed) = try apply(board: board, operationID: operationID, fingerprint: fingerprint,
-                                              stored: stored, prepare: prepare, body, db: db)
+            let (result, changed) = try UndoContext.$owner.withValue(undoOwner) {
+                try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
+            }
             if let render, changed || result.replayed {
                 renders = true
                 if isLast {
