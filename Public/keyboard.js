@@ -244,12 +244,21 @@ export function initKeyboard(root, view, drags) {
 
   function onDragStart() { if (carry) cancel(); }
 
+  /** Rows loaded into a list (paging.js): one tab stop still, and a carried row's places include them. */
+  function onRowsLoaded(event) {
+    rove();
+    const target = carry?.targets[carry.targetIndex];
+    if (target && target === event.target) carry.places = placesOf(target);
+  }
+
   rove();
+  board.addEventListener('board:rows', onRowsLoaded);
   const listeners = [['keydown', onKeyDown, true], ['focusin', onFocusIn, false], ['focusout', onFocusOut, false], ['dragstart', onDragStart, false]];
   listeners.forEach(([type, listener, capture]) => root.addEventListener(type, listener, capture));
   board.addEventListener('board:changed', rove);
   return () => {
     listeners.forEach(([type, listener, capture]) => root.removeEventListener(type, listener, capture));
     board.removeEventListener('board:changed', rove);
+    board.removeEventListener('board:rows', onRowsLoaded);
   };
 }
