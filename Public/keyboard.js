@@ -131,7 +131,12 @@ export function initKeyboard(root, view, drags) {
 
   function move(delta) {
     if (!carry?.session.table || carry.targetIndex < 0) return;
-    show(carry.targetIndex, carry.placeIndex + delta);
+    const target = carry.targets[carry.targetIndex];
+    // Past the last loaded row of a list that holds more: the move goes on once paging.js has
+    // loaded the next rows (showing that last row brings them).
+    const next = carry.placeIndex + delta;
+    carry.beyond = next >= carry.places.length && Number(target.dataset.rowCount) > rowsOf(target).length ? delta : 0;
+    show(carry.targetIndex, next);
   }
 
   function switchTarget(delta) {
@@ -248,7 +253,11 @@ export function initKeyboard(root, view, drags) {
   function onRowsLoaded(event) {
     rove();
     const target = carry?.targets[carry.targetIndex];
-    if (target && target === event.target) carry.places = placesOf(target);
+    if (!target || target !== event.target) return;
+    carry.places = placesOf(target);
+    const delta = carry.beyond;
+    carry.beyond = 0;
+    if (delta) show(carry.targetIndex, carry.placeIndex + delta);
   }
 
   rove();

@@ -103,7 +103,9 @@ public final class BoardService: Sendable {
     func broadcastDepartures(_ departures: [OperationResult.Departure]) {
         for departure in departures {
             let changes = departure.items.map { BoardAPI.Change(kind: .remove, item: $0) }
-            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes)) else { continue }
+            // The lists' counts as now (that board may have moved on since: its next change says them again).
+            let counts = try? store.read(board: departure.board) { tx in Dictionary(try tx.listCounts().map { ($0.list, $0.count) }, uniquingKeysWith: { a, _ in a }) }
+            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes, counts: counts)) else { continue }
             live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
         }
     }
