@@ -55,9 +55,11 @@ swift-test: deps
 e2e: test-deps build
 	$(VENV)/bin/pytest -q Tests/e2e
 
+# One build of everything, tests included (one plan, and the test targets compile beside the tail of the
+# products), then the Swift tests without a second build step, then the browser tests on the built server.
 test: test-deps
-	swift build $(SWIFT_FLAGS)
-	swift test $(SWIFT_FLAGS)
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build $(SWIFT_FLAGS)
 	$(VENV)/bin/pytest -q Tests/e2e
 
 # In process (the router called directly), then over real sockets against the release server

@@ -13,6 +13,7 @@ import { initForms } from './forms.js';
 import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
+import { initPaging } from './paging.js';
 import { representationsOf } from './representations.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
@@ -40,6 +41,7 @@ export function init(root = document) {
     initKeyboard(root, view, drags),
     initMoveMenu(root, view, drags),
     initContainers(root),
+    initPaging(root, view, boardID),
     initTouch(root, view, drags),
     () => feedback.remove(),
     initUndo(root, view, boardID),

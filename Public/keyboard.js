@@ -131,7 +131,12 @@ export function initKeyboard(root, view, drags) {
 
   function move(delta) {
     if (!carry?.session.table || carry.targetIndex < 0) return;
-    show(carry.targetIndex, carry.placeIndex + delta);
+    const target = carry.targets[carry.targetIndex];
+    // Past the last loaded row of a list that holds more: the move goes on once paging.js has
+    // loaded the next rows (showing that last row brings them).
+    const next = carry.placeIndex + delta;
+    carry.beyond = next >= carry.places.length && Number(target.dataset.rowCount) > rowsOf(target).length ? delta : 0;
+    show(carry.targetIndex, next);
   }
 
   function switchTarget(delta) {
@@ -244,12 +249,25 @@ export function initKeyboard(root, view, drags) {
 
   function onDragStart() { if (carry) cancel(); }
 
+  /** Rows loaded into a list (paging.js): one tab stop still, and a carried row's places include them. */
+  function onRowsLoaded(event) {
+    rove();
+    const target = carry?.targets[carry.targetIndex];
+    if (!target || target !== event.target) return;
+    carry.places = placesOf(target);
+    const delta = carry.beyond;
+    carry.beyond = 0;
+    if (delta) show(carry.targetIndex, carry.placeIndex + delta);
+  }
+
   rove();
+  board.addEventListener('board:rows', onRowsLoaded);
   const listeners = [['keydown', onKeyDown, true], ['focusin', onFocusIn, false], ['focusout', onFocusOut, false], ['dragstart', onDragStart, false]];
   listeners.forEach(([type, listener, capture]) => root.addEventListener(type, listener, capture));
   board.addEventListener('board:changed', rove);
   return () => {
     listeners.forEach(([type, listener, capture]) => root.removeEventListener(type, listener, capture));
     board.removeEventListener('board:changed', rove);
+    board.removeEventListener('board:rows', onRowsLoaded);
   };
 }

@@ -63,7 +63,7 @@ export function createView(root, board, api) {
     if (!list || !element) return false;
     if (change.kind === 'replace') {
       const old = findRow(change.item);
-      if (!old) return false;
+      if (!old) return windowed(list);   // a row beyond the rows this page loaded
       old.replaceWith(element);
       return true;
     }
@@ -73,9 +73,16 @@ export function createView(root, board, api) {
       return true;
     }
     const after = findRow(change.after);
-    if (!after) return false;
+    // After a row this page has not loaded: the row lands beyond the loaded rows, which stay
+    // the list's first rows (paging.js loads the rest in order).
+    if (!after) return windowed(list);
     after.after(element);
     return true;
+  }
+
+  /** Whether the page shows only the first rows of `list` (its count says it holds more). */
+  function windowed(list) {
+    return Number(list.dataset.rowCount ?? 0) > rowsOf(list).querySelectorAll(':scope > [data-item]').length;
   }
 
   /** Applies a server answer (a drop or a live event) exactly once, in version order. */
@@ -85,6 +92,11 @@ export function createView(root, board, api) {
     if (update.version !== version() + 1) { resync(update.version); return; }
     for (const change of update.changes ?? []) {
       if (!applyChange(change)) { resync(update.version); return; }
+    }
+    // Totals after the change: a list whose later rows are not loaded counts what moved there.
+    for (const [id, count] of Object.entries(update.counts ?? {})) {
+      const list = board.querySelector(`[data-list="${CSS.escape(id)}"]`);
+      if (list) list.dataset.rowCount = String(count);
     }
     board.dataset.version = String(update.version);
     board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));

@@ -76,6 +76,14 @@ cmhd_connection_fd(struct MHD_Connection *connection) {
     return (NULL == info) ? -1 : (int) info->connect_fd;
 }
 
+/// The socket context the connection-notify callback stored for a connection (its tracker entry), or NULL.
+static inline void *
+cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return (NULL == info) ? NULL : info->socket_context;
+}
+
 /// The soft limit on open files of this process (`RLIMIT_NOFILE`), or -1 if unknown.
 static inline long
 cmhd_open_file_limit(void) {

@@ -53,7 +53,8 @@ extension BoardService {
                         changed = tx.hasChanges
                         response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
                                                          message: changed ? applied.message : "Nothing changed: \(applied.message)",
-                                                         target: request.target, version: tx.resultingVersion, changes: changed ? applied.changes : [])
+                                                         target: request.target, version: tx.resultingVersion, changes: changed ? applied.changes : [],
+                                                         counts: changed ? try counts(applied.changes, tx: tx) : nil)
                     }
                     engine = working
                     return try Self.json(response)

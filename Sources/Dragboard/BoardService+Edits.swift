@@ -11,6 +11,8 @@ extension BoardService {
         var message: String
         /// Where a browser without JavaScript goes next.
         var location: String
+        /// Each list's row count after the change (see ``BoardService/counts(_:tx:)``).
+        var counts: [String: Int]? = nil
     }
 
     /// Adds a list of a registered kind at the end of the board.
@@ -142,7 +144,8 @@ extension BoardService {
             if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: Self.actionName(message)) }
             changed = tx.hasChanges
             return try Self.json(EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
-                                              message: changed ? message : "Nothing changed.", location: location))
+                                              message: changed ? message : "Nothing changed.", location: location,
+                                              counts: changed ? try counts(changes, tx: tx) : nil))
         }
         if changed { live.broadcast(event: "changes", board: board, version: result.version, json: result.response) }
         return try JSONDecoder().decode(EditResponse.self, from: Data(result.response.utf8))

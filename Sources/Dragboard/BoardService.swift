@@ -58,13 +58,20 @@ public final class BoardService: Sendable {
     }
 
     /// ``page(board:csrf:)`` as the bytes sent, from ``RenderCache`` when the board has not changed.
-    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String) throws -> [UInt8] {
-        try renderCache.body(board: board, .page, version: try store.version(board: board), csrf: csrf) {
+    /// Each list shows its first ``BoardKit/rowWindow`` rows; `wider` shows more of one list or
+    /// container (the "Show more" link without JavaScript), rendered for this viewer alone.
+    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String, wider: RowWindow? = nil) throws -> [UInt8] {
+        let render = { [self] in
             let (record, snapshot, zones) = try store.read(board: board) { tx in
-                (try tx.board(), try tx.snapshot(), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
+                (try tx.board(), try tx.windowedSnapshot(window: kit.rowWindow, wider: wider), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
             }
             return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker), snapshot.version)
         }
+        if let wider, wider.count > kit.rowWindow {
+            let (text, version) = try render()
+            return RenderCache.Cut(text, version: version).filled(csrf: csrf, op: BoardService.newID)
+        }
+        return try renderCache.body(board: board, .page, version: try store.version(board: board), csrf: csrf, render: render)
     }
 
     /// The board index for a viewer holding `csrf`: every board, newest activity first.
@@ -75,19 +82,18 @@ public final class BoardService: Sendable {
     /// Every list of a board, rendered: how a browser that missed a version catches up.
     /// Its forms carry the token of the viewer who asked (`csrf`).
     func board(_ board: String = BoardStore.defaultBoardID, csrf: String = "") throws -> BoardAPI.BoardResponse {
-        let snapshot = try store.snapshot(board: board)
+        let snapshot = try store.read(board: board) { try $0.windowedSnapshot(window: kit.rowWindow) }
         return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
-            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board, csrf: csrf))
+            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, in: snapshot, board: board, csrf: csrf))
         })
     }
 
     /// ``board(_:csrf:)`` as the JSON sent, from ``RenderCache`` when the board has not changed.
     func boardBody(_ board: String = BoardStore.defaultBoardID, csrf: String) throws -> [UInt8] {
         try renderCache.body(board: board, .api, version: try store.version(board: board), csrf: csrf) {
-            let snapshot = try store.snapshot(board: board)
+            let snapshot = try store.read(board: board) { try $0.windowedSnapshot(window: kit.rowWindow) }
             let response = BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
-                BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, rows: snapshot.rows(in: $0.id), contents: snapshot.contents(of:), board: board,
-                                                              csrf: RenderCache.csrfMarker, op: RenderCache.opMarker))
+                BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, in: snapshot, board: board, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker))
             })
             return (try Self.json(response), snapshot.version)
         }
@@ -97,7 +103,9 @@ public final class BoardService: Sendable {
     func broadcastDepartures(_ departures: [OperationResult.Departure]) {
         for departure in departures {
             let changes = departure.items.map { BoardAPI.Change(kind: .remove, item: $0) }
-            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes)) else { continue }
+            // The lists' counts as now (that board may have moved on since: its next change says them again).
+            let counts = try? store.read(board: departure.board) { tx in Dictionary(try tx.listCounts().map { ($0.list, $0.count) }, uniquingKeysWith: { a, _ in a }) }
+            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes, counts: counts)) else { continue }
             live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
         }
     }

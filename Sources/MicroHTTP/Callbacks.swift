@@ -35,13 +35,19 @@ enum Callbacks {
     }
 
     /// `MHD_NotifyConnectionCallback`: tells the connection tracker about accepted and closed connections.
-    static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, _, event in
-        guard let context, let connection else { return }
+    /// The connection's tracker entry is kept (retained) in its socket context until it closes.
+    static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
+        guard let context, let connection, let socketContext else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
         if event == .CONNECTION_NOTIFY_STARTED {
-            core.connections.opened(connection, socket: cmhd_connection_fd(connection))
+            let entry = core.connections.opened(connection, socket: cmhd_connection_fd(connection))
+            socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
         } else {
             core.connections.closed(connection)
+            if let stored = socketContext.pointee {
+                Unmanaged<ConnectionTracker.Entry>.fromOpaque(stored).release()
+                socketContext.pointee = nil
+            }
         }
     }
 

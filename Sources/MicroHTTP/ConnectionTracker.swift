@@ -10,14 +10,24 @@ import Synchronization
 /// past that time. libmicrohttpd then reads end-of-stream and closes it through its usual path, so its
 /// own bookkeeping (per-IP counts, pools) stays right.
 final class ConnectionTracker: Sendable {
-    private struct Tracked {
+    /// One accepted connection. Its deadline is an atomic, so a request marks it without the tracker's lock
+    /// or a dictionary lookup: the entry travels in libmicrohttpd's socket context and the request's state.
+    final class Entry: Sendable {
         let socket: Int32
-        /// When the next request head must have arrived; `nil` while a request is being handled.
-        var headDue: ContinuousClock.Instant?
+        /// When the next request head is due, in nanoseconds after the tracker's epoch; `Int64.max` while a
+        /// request is being handled.
+        fileprivate let headDue: Atomic<Int64>
+
+        fileprivate init(socket: Int32, headDue: Int64) {
+            self.socket = socket
+            self.headDue = Atomic(headDue)
+        }
     }
 
+    private static let none = Int64.max
     private let deadline: Duration?
-    private let connections = Mutex<[UInt: Tracked]>([:])
+    private let epoch = ContinuousClock.now
+    private let connections = Mutex<[UInt: Entry]>([:])
     private let closedByDeadline = Atomic<Int>(0)
 
     /// - Parameter deadline: The time a connection gets for each request head; `nil` disables reaping.
@@ -26,21 +36,22 @@ final class ConnectionTracker: Sendable {
     }
 
     /// A connection was accepted (`MHD_CONNECTION_NOTIFY_STARTED`).
-    func opened(_ connection: OpaquePointer, socket: Int32) {
-        let due = deadline.map { ContinuousClock.now + $0 }
-        connections.withLock { $0[Self.key(connection)] = Tracked(socket: socket, headDue: due) }
+    /// - Returns: Its entry, for ``headArrived(_:)`` and ``requestEnded(_:)``.
+    func opened(_ connection: OpaquePointer, socket: Int32) -> Entry {
+        let entry = Entry(socket: socket, headDue: due(after: .now))
+        connections.withLock { $0[Self.key(connection)] = entry }
+        return entry
     }
 
     /// A request head arrived (first access-handler call): the connection now keeps only the inactivity timeout.
-    func headArrived(_ connection: OpaquePointer) {
-        connections.withLock { $0[Self.key(connection)]?.headDue = nil }
+    func headArrived(_ entry: Entry) {
+        entry.headDue.store(Self.none, ordering: .relaxed)
     }
 
     /// A request ended; a kept-alive connection gets a fresh deadline for its next head.
-    func requestEnded(_ connection: OpaquePointer) {
-        guard let deadline else { return }
-        let due = ContinuousClock.now + deadline
-        connections.withLock { $0[Self.key(connection)]?.headDue = due }
+    func requestEnded(_ entry: Entry) {
+        guard deadline != nil else { return }
+        entry.headDue.store(due(after: .now), ordering: .relaxed)
     }
 
     /// The connection is being closed (`MHD_CONNECTION_NOTIFY_CLOSED`). libmicrohttpd sends this before it
@@ -50,16 +61,20 @@ final class ConnectionTracker: Sendable {
     }
 
     /// Shuts down every connection whose head is overdue. The `shutdown` happens under the lock, so it
-    /// cannot hit a socket number libmicrohttpd has already closed and reused.
+    /// cannot hit a socket number libmicrohttpd has already closed and reused; a head that arrives meanwhile
+    /// wins the exchange of the deadline, and its connection is left alone.
     /// - Returns: How many connections were cut off by this call.
     @discardableResult
     func reap(now: ContinuousClock.Instant = .now) -> Int {
+        let nanoseconds = Self.nanoseconds(now - epoch)
         let count = connections.withLock { connections -> Int in
             var count = 0
-            for (key, tracked) in connections {
-                guard let due = tracked.headDue, due <= now else { continue }
-                shutdown(tracked.socket, Int32(SHUT_RDWR))
-                connections[key]?.headDue = nil
+            for entry in connections.values {
+                let due = entry.headDue.load(ordering: .relaxed)
+                guard due <= nanoseconds,
+                    entry.headDue.compareExchange(expected: due, desired: Self.none, ordering: .relaxed).exchanged
+                else { continue }
+                shutdown(entry.socket, Int32(SHUT_RDWR))
                 count += 1
             }
             return count
@@ -73,6 +88,16 @@ final class ConnectionTracker: Sendable {
 
     /// Connections cut off by the head deadline since start.
     var reapedCount: Int { closedByDeadline.load(ordering: .relaxed) }
+
+    private func due(after now: ContinuousClock.Instant) -> Int64 {
+        guard let deadline else { return Self.none }
+        return Self.nanoseconds(now + deadline - epoch)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
 
     private static func key(_ connection: OpaquePointer) -> UInt {
         UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))

@@ -29,8 +29,49 @@ struct HostPolicy: Sendable {
 
     /// Whether a `Host` header value names this server.
     func allows(_ hostHeader: String) -> Bool {
+        // Every request asks this: an ASCII value is checked in place, without the strings `normalized` makes.
+        var header = hostHeader
+        if let verdict = header.withUTF8({ asciiVerdict($0) }) { return verdict }
+        return allowsByNormalizing(hostHeader)
+    }
+
+    /// The reference rule: the value trimmed, lower-cased and ``normalized(_:)``, then looked up.
+    func allowsByNormalizing(_ hostHeader: String) -> Bool {
         guard let name = Self.normalized(hostHeader.trimmingSpaces().lowercased()) else { return false }
         return names.contains(name)
+    }
+
+    /// ``allows(_:)`` for an ASCII value, by the rules of ``normalized(_:)``; `nil` for any other byte.
+    private func asciiVerdict(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard value.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var start = 0, end = value.count
+        while start < end, value[start] == 0x20 || value[start] == 0x09 { start += 1 }
+        while end > start, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
+        var nameEnd = end
+        if start < end, value[start] == UInt8(ascii: "[") {
+            guard let close = value[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return false }
+            nameEnd = close + 1
+            guard nameEnd == end || Self.isPort(value[nameEnd..<end]) else { return false }
+        } else if let colon = value[start..<end].firstIndex(of: UInt8(ascii: ":")) {
+            nameEnd = colon
+            guard Self.isPort(value[colon..<end]) else { return false }
+        }
+        if nameEnd > start, value[nameEnd - 1] == UInt8(ascii: ".") { nameEnd -= 1 }
+        let name = UnsafeBufferPointer(rebasing: value[start..<nameEnd])
+        // Unicode's White_Space within ASCII: tab to carriage return, and space.
+        guard !name.isEmpty,
+            !name.contains(where: { (0x09...0x0D).contains($0) || $0 == 0x20 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") })
+        else { return false }
+        return names.contains { allowed in
+            allowed.utf8.elementsEqual(name) { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+        }
+    }
+
+    /// `:` followed by 1 to 5 ASCII digits.
+    private static func isPort(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard bytes.first == UInt8(ascii: ":") else { return false }
+        let digits = bytes.dropFirst()
+        return (1...5).contains(digits.count) && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The host part of a `Host` value (port removed, one trailing dot removed), or `nil` if malformed.

@@ -4,7 +4,7 @@ enum PercentDecoding {
     /// Invalid UTF-8 is replaced with U+FFFD.
     static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String {
         // Most targets have nothing to decode: checked in place, without copying the bytes.
-        guard string.utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && string.utf8.contains(UInt8(ascii: "+"))) else {
+        guard string.containsByte(UInt8(ascii: "%")) || (plusAsSpace && string.containsByte(UInt8(ascii: "+"))) else {
             return String(string)
         }
         let input = Array(string.utf8)
@@ -33,5 +33,13 @@ enum PercentDecoding {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+extension StringProtocol {
+    /// Whether the UTF-8 byte `byte` occurs: a scan of the contiguous UTF-8 when there is one (a native string
+    /// or a slice of one), not the generic `Sequence.contains` over `UTF8View`, which every request paid twice.
+    func containsByte(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
     }
 }

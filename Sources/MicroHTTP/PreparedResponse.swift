@@ -24,6 +24,14 @@ final class PreparedResponse: @unchecked Sendable {  // immutable after init; li
         raw = created
     }
 
+    /// `response` (bytes only) with the server's `defaultHeaders` added, as ``ServerCore/respond(_:to:on:)`` would send it.
+    convenience init?(_ response: Response, defaultHeaders: HTTPHeaders) {
+        guard case .bytes(let body) = response.body else { return nil }
+        var headers = response.headers
+        headers.addMissing(from: defaultHeaders)
+        self.init(status: response.status, headers: headers, body: body)
+    }
+
     deinit { MHD_destroy_response(raw) }  // connections still sending it keep their own reference
 }
 

@@ -28,6 +28,8 @@ final class RequestState {
     /// An answer decided from the head alone, held until the (empty) body is over: libmicrohttpd 0.9.75
     /// closes a connection whose response was queued before that, so holding it keeps the connection alive.
     var early: EarlyAnswer?
+    /// The connection's entry in the head-deadline tracker.
+    var connection: ConnectionTracker.Entry?
 
     enum EarlyAnswer {
         case prepared(PreparedResponse)

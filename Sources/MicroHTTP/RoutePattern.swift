@@ -32,6 +32,11 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         return trimmed.isEmpty ? [] : trimmed.split(separator: "/", omittingEmptySubsequences: false)
     }
 
+    /// Whether a path of `segmentCount` segments could match: exactly as many, or a wildcard covers the rest.
+    func canMatch(segmentCount: Int) -> Bool {
+        segments.last == .wildcard ? segmentCount >= segments.count - 1 : segmentCount == segments.count
+    }
+
     /// Matches raw (still percent-encoded) path segments; returns the decoded captured parameters.
     func match(_ rawSegments: [Substring]) -> [String: String]? {
         var parameters: [String: String] = [:]
@@ -42,7 +47,11 @@ struct RoutePattern: Sendable, CustomStringConvertible {
                 parameters["*"] = PercentDecoding.decode(rest)
                 return parameters
             case .literal(let literal):
-                guard index < rawSegments.count, PercentDecoding.decode(rawSegments[index]) == literal else { return nil }
+                guard index < rawSegments.count else { return nil }
+                let raw = rawSegments[index]
+                // Without an escape the raw segment is its decoded form: compared as is, no string made.
+                let same = raw.containsByte(UInt8(ascii: "%")) ? PercentDecoding.decode(raw) == literal : raw == literal
+                guard same else { return nil }
             case .parameter(let name):
                 guard index < rawSegments.count, !rawSegments[index].isEmpty else { return nil }
                 parameters[name] = PercentDecoding.decode(rawSegments[index])

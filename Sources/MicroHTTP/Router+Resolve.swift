@@ -15,7 +15,7 @@ extension Router {
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution {
         let decodedPath = PercentDecoding.decode(rawPath)
         for (index, mount) in mounts.enumerated() {
-            let directoryPrefix = mount.prefix + "/"
+            let directoryPrefix = mount.directoryPrefix
             guard decodedPath.hasPrefix(directoryPrefix) || decodedPath == mount.prefix else { continue }
             guard method == .get || method == .head else { return .methodNotAllowed(allow: [.get, .head]) }
             return .files(mount.files, relativePath: String(decodedPath.dropFirst(directoryPrefix.count)), mount: index)
@@ -25,7 +25,10 @@ extension Router {
         var best: (route: Route, parameters: [String: String])?
         var bestIsExactMethod = false
         var allowed: [HTTPMethod] = []
-        for route in routes {
+        for index in routes.indices {
+            // Most routes differ in length from the path: ruled out before the route is copied or matched.
+            guard routes[index].pattern.canMatch(segmentCount: segments.count) else { continue }
+            let route = routes[index]
             guard let parameters = route.pattern.match(segments) else { continue }
             if !allowed.contains(route.method) { allowed.append(route.method) }
             let exact = route.method == method

@@ -48,6 +48,14 @@ public struct Router: Sendable {
     struct Mount: Sendable {
         let prefix: String
         let files: StaticFiles
+        /// `prefix + "/"`, made once rather than per request.
+        let directoryPrefix: String
+
+        init(prefix: String, files: StaticFiles) {
+            self.prefix = prefix
+            self.files = files
+            directoryPrefix = prefix + "/"
+        }
     }
 
     private(set) var routes: [Route] = []

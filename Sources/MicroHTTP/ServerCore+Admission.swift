@@ -21,13 +21,15 @@ extension ServerCore {
         if cmhd_bare_line_ends(connection, method, version) == 1 {
             return .badRequest("Lines of the request head must end with CRLF.")
         }
-        if target.contains(" ") {
+        if target.containsByte(UInt8(ascii: " ")) {
             return .badRequest("The request target must not contain spaces.")
         }
-        if headers.contains(where: { $0.name.contains(" ") || $0.name.contains("\t") }) {
+        if headers.contains(where: { $0.name.containsByte(UInt8(ascii: " ")) || $0.name.containsByte(UInt8(ascii: "\t")) }) {
             return .badRequest("Header names must not contain spaces.")
         }
-        let lengths = headers.values("Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        // Most heads have no body fields: looked for once before any array is made.
+        let framed = headers.contains { HTTPHeaders.sameName($0.name, "Content-Length") || HTTPHeaders.sameName($0.name, "Transfer-Encoding") }
+        let lengths = (framed ? headers.values("Content-Length") : []).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingBlanks() }
         if lengths.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isASCII && $0.isNumber } }) {
             return .badRequest("Content-Length must be a number.")
@@ -35,7 +37,7 @@ extension ServerCore {
         if Set(lengths.map { $0.drop { $0 == "0" } }).count > 1 {
             return .badRequest("The request has conflicting Content-Length values.")
         }
-        let encodings = headers.values("Transfer-Encoding")
+        let encodings = framed ? headers.values("Transfer-Encoding") : []
         if !encodings.isEmpty {
             if !lengths.isEmpty {
                 return .badRequest("A request cannot have both Content-Length and Transfer-Encoding.")
@@ -44,11 +46,12 @@ extension ServerCore {
                 return .badRequest("The only Transfer-Encoding accepted is chunked.")
             }
         }
-        let hosts = headers.values("Host")
-        if hosts.count > 1 {
-            return .badRequest("The request has more than one Host header.")
+        var host: String?
+        for field in headers where HTTPHeaders.sameName(field.name, "Host") {
+            guard host == nil else { return .badRequest("The request has more than one Host header.") }
+            host = field.value
         }
-        guard let host = hosts.first else {
+        guard let host else {
             let isHTTP11 = version.map { String(cString: $0) } != "HTTP/1.0"
             return isHTTP11 ? .badRequest("HTTP/1.1 requests need a Host header.") : nil
         }

@@ -13,8 +13,10 @@ extension ServerCore {
 
     /// The numeric address of the client, e.g. `"127.0.0.1"`.
     static func clientAddress(_ connection: OpaquePointer) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        guard cmhd_client_address(connection, &buffer, socklen_t(buffer.count)) == 1 else { return nil }
-        return String(cStringBuffer: buffer)
+        // On the stack: asked once per request.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            guard let base = buffer.baseAddress, cmhd_client_address(connection, base, socklen_t(buffer.count)) == 1 else { return nil }
+            return String(cString: base)
+        }
     }
 }

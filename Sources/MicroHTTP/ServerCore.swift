@@ -12,6 +12,8 @@ final class ServerCore: Sendable {
     let connections: ConnectionTracker
     let bulk: BulkPool
     let staticFiles: PreparedStaticFiles
+    /// The 404 of every unknown path, built once: scanners and broken links ask for it at the rate of static files.
+    let notFound: PreparedResponse?
     private let requestCounter = Atomic<Int>(0)
 
     init(router: Router, configuration: HTTPServer.Configuration, logger: Logger) {
@@ -29,6 +31,7 @@ final class ServerCore: Sendable {
         connections = ConnectionTracker(deadline: configuration.requestHeadDeadline)
         bulk = BulkPool(workers: configuration.bulkWorkers, queueLimit: configuration.bulkQueueLimit)
         staticFiles = PreparedStaticFiles(router: router, defaultHeaders: configuration.defaultHeaders)
+        notFound = PreparedResponse(HTTPError.notFound.response, defaultHeaders: configuration.defaultHeaders)
     }
 
     /// Bytes of an over-limit body read and thrown away so the client can still read its 413: libmicrohttpd
@@ -48,7 +51,8 @@ final class ServerCore: Sendable {
         method: UnsafePointer<CChar>,
         version: UnsafePointer<CChar>?
     ) -> RequestState {
-        connections.headArrived(connection)
+        let tracked = cmhd_socket_context(connection).map { Unmanaged<ConnectionTracker.Entry>.fromOpaque($0).takeUnretainedValue() }
+        if let tracked { connections.headArrived(tracked) }
         var request = Request(method: HTTPMethod(rawValue: String(cString: method)), path: PercentDecoding.decode(url))
         request.rawPath = url
         request.headers = Self.values(of: connection, kind: .HEADER_KIND)
@@ -59,6 +63,7 @@ final class ServerCore: Sendable {
         }
         request.remoteAddress = Self.clientAddress(connection)
         let state = RequestState(id: requestCounter.add(1, ordering: .relaxed).newValue, request: request)
+        state.connection = tracked
 
         if let refusal = admissionError(connection, target: url, method: method, version: version, headers: request.headers) {
             var response = refusal.response
@@ -71,7 +76,7 @@ final class ServerCore: Sendable {
         let hasBody = request.headers["Content-Length"].map { $0.trimmingSpaces() != "0" } ?? request.headers.contains("Transfer-Encoding")
         switch router.resolve(method: request.method, rawPath: url) {
         case .notFound:
-            answer(.response(HTTPError.notFound.response), hasBody: hasBody, state: state, on: connection)
+            answer(notFound.map { .prepared($0) } ?? .response(HTTPError.notFound.response), hasBody: hasBody, state: state, on: connection)
         case .methodNotAllowed(let allow):
             answer(.response(Router.methodNotAllowed(request.method, allow: allow)), hasBody: hasBody, state: state, on: connection)
         case .files(let files, let relativePath, let mount):
@@ -195,7 +200,8 @@ final class ServerCore: Sendable {
             state.bulkJob = nil
             bulk.taken()
         }
-        if let connection { connections.requestEnded(connection) }
+        // The state holds the entry: the connection may already be closing (its socket context released).
+        if let tracked = state.connection { connections.requestEnded(tracked) }
     }
 
     func errorResponse(_ error: any Error, state: RequestState) -> Response {

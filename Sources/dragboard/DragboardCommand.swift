@@ -32,9 +32,11 @@ struct DragboardCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: "The most images the image well keeps.") var maxImages = BoardService.Limits().maximumImages
     @Option(help: "The most megabytes of images the image well keeps.") var maxImageStorage = BoardService.Limits().maximumImageBytes / 1024 / 1024
+    @Option(help: "How many rows of each list a page renders at first; the rest load as it scrolls.") var rowWindow = BoardKit.defaultRowWindow
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
+        guard (1...10_000).contains(rowWindow) else { throw ValidationError("--row-window must be within 1...10000") }
         guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
     }
 
@@ -58,7 +60,9 @@ struct DragboardCommand: AsyncParsableCommand {
         // Before anything is announced: a supervisor may stop the server as soon as it reads the
         // `Listening on` line, and a signal that came before the handlers would be lost.
         let termination = TerminationSignals()
-        let app = try await DragboardApp(kit: Showcase.kit, options: options, logger: logger)
+        var kit = Showcase.kit
+        kit.rowWindow = rowWindow
+        let app = try await DragboardApp(kit: kit, options: options, logger: logger)
         try app.start()
         // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(app.port)\n".utf8))

@@ -14,12 +14,14 @@ struct TestBoard {
     let directory: URL
     let csrf = "0123456789abcdef0123456789abcdef"
 
-    init(limits: BoardService.Limits = .init()) async throws {
+    init(limits: BoardService.Limits = .init(), rowWindow: Int = BoardKit.defaultRowWindow) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
         try Showcase.kit.seed?(store)
-        let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path, kit: Showcase.kit)
+        var kit = Showcase.kit
+        kit.rowWindow = rowWindow
+        let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path, kit: kit)
         service = try BoardService(store: store, renderer: renderer, imagesDirectory: directory.appendingPathComponent("images"),
                                    limits: limits, logger: Logger(label: "test"))
         var router = Router()

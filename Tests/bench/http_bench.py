@@ -4,15 +4,21 @@ options). With `--baseline <other dragboard binary>` (for instance one built fro
 change) every phase runs against both, in the same run, and the ratios are printed.
 
     python3 Tests/bench/http_bench.py [--binary .build/release/dragboard] [--baseline BIN] [--seconds 5]
+                                      [--phases throughput,pages,drops,loaders] [--repeat N]
+
+`--phases throughput --repeat 5` measures only static, 404 and small dynamic throughput beside the raw C
+hello, five times (hello, this, baseline in turn each time), and prints each figure's median.
 
 Stdlib only, plus `wrk` (Debian) as the load client for throughput. Loopback only; every loop is
 bounded in time. Nothing is asserted: these are measurements, read as medians and ratios.
 """
 import argparse
 import multiprocessing
+import os
 import pathlib
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -39,6 +45,11 @@ class Server:
     def reset_peak(self):
         # Writing 5 to clear_refs resets VmHWM to the current RSS: a peak per phase, not per lifetime.
         pathlib.Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the process has used so far."""
+        fields = pathlib.Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self):
         self.process.terminate()
@@ -67,9 +78,18 @@ def dragboard(binary: pathlib.Path, folder: pathlib.Path, rows: int) -> Server:
 
 def wrk(port: int, path: str, seconds: int) -> float:
     """Requests per second from `wrk` with 2 threads and 16 keep-alive connections."""
+    return wrk_with_cost(None, port, path, seconds)[0]
+
+
+def wrk_with_cost(server: "Server | None", port: int, path: str, seconds: int) -> tuple[float, float]:
+    """Requests per second from `wrk`, and the server's CPU microseconds per request meanwhile: on a shared
+    machine the rate moves with everyone else's load, the CPU a request costs the server much less."""
+    before = server.cpu_seconds() if server else 0.0
     out = subprocess.run(["wrk", "-t2", "-c16", f"-d{seconds}s", f"http://127.0.0.1:{port}{path}"],
                          check=True, capture_output=True, text=True).stdout
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    return rate, ((server.cpu_seconds() - before) * 1e6 / total if server and total else 0.0)
 
 
 def run_clients(port: int, clients: int, seconds: float, loaders: int = 0) -> dict:
@@ -95,26 +115,39 @@ def run_clients(port: int, clients: int, seconds: float, loaders: int = 0) -> di
     }
 
 
-def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int) -> dict:
+PHASES = ("throughput", "pages", "drops", "loaders")
+
+#: What `wrk` asks for in the throughput phase: a static file, an unknown path, and a small answer of a
+#: route handler (the undo state of a browser without a session cookie: JSON, no database).
+THROUGHPUT = {
+    "static file /static/app.css (req/s)": "/static/app.css",
+    "small dynamic: a 404 (req/s)": "/no-such-page",
+    "small dynamic: GET /api/undo, tiny JSON (req/s)": "/api/undo",
+}
+
+
+def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int, phases=PHASES) -> dict:
     figures = {}
-    for rows in (10, 100, 1_000, 10_000):
+    for rows in (10, 100, 1_000, 10_000) if set(phases) - {"throughput"} else (10,):
         server = dragboard(binary, folder, rows)
         try:
             client = Client(server.port)
             server.reset_peak()
-            figures[f"session start, {rows} rows (p50 ms)"] = client.session_starts(60)
-            figures[f"page load, repeated, {rows} rows (p50 ms)"], size = client.page_loads(5 if rows >= 10_000 else 20)
-            figures[f"page size, {rows} rows (KB)"] = size / 1000
-            figures[f"page load after a change, {rows} rows (p50 ms)"] = client.fresh_page_loads(5 if rows >= 10_000 else 20)
-            figures[f"peak RSS, pages of {rows} rows (MB)"] = server.rss()[1] / 1024
-            if rows == 10:
-                figures["static file /static/app.css (req/s)"] = wrk(server.port, "/static/app.css", seconds)
-                figures["small dynamic: a 404 (req/s)"] = wrk(server.port, "/no-such-page", seconds)
-            if rows in (10, 10_000):
+            if "pages" in phases:
+                figures[f"session start, {rows} rows (p50 ms)"] = client.session_starts(60)
+                figures[f"page load, repeated, {rows} rows (p50 ms)"], size = client.page_loads(5 if rows >= 10_000 else 20)
+                figures[f"page size, {rows} rows (KB)"] = size / 1000
+                figures[f"page load after a change, {rows} rows (p50 ms)"] = client.fresh_page_loads(5 if rows >= 10_000 else 20)
+                figures[f"peak RSS, pages of {rows} rows (MB)"] = server.rss()[1] / 1024
+            if "throughput" in phases and rows == 10:
+                for name, path in THROUGHPUT.items():
+                    figures[name], cost = wrk_with_cost(server, server.port, path, seconds)
+                    figures[name.replace("(req/s)", "(server CPU µs/req)")] = cost
+            if "drops" in phases and rows in (10, 10_000):
                 single = run_clients(server.port, 1, seconds)
                 figures[f"drop p50, 1 client, {rows} rows (ms)"] = single["p50"]
                 figures[f"drop p99, 1 client, {rows} rows (ms)"] = single["p99"]
-            if rows == 10:
+            if "drops" in phases and rows == 10:
                 for clients in (1, 4, 16):
                     server.reset_peak()
                     result = run_clients(server.port, clients, seconds)
@@ -123,7 +156,7 @@ def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int) -> dict:
                     figures[f"drop p99, {clients} clients (ms)"] = result["p99"]
                     figures[f"drops lost or doubled, {clients} clients"] = int(result["lost"])
                     figures[f"peak RSS, drops with {clients} clients (MB)"] = server.rss()[1] / 1024
-            if rows == 10_000:
+            if "loaders" in phases and rows == 10_000:
                 server.reset_peak()
                 loaded = run_clients(server.port, 1, seconds, loaders=8)
                 figures["drop p99 while 8 clients load the 10,000-row page (ms)"] = loaded["p99"]
@@ -134,13 +167,17 @@ def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int) -> dict:
     return figures
 
 
-def hello(folder: pathlib.Path, seconds: int) -> float:
+def build_hello(folder: pathlib.Path) -> pathlib.Path:
     executable = folder / "hello"
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True, text=True).stdout.split()
     subprocess.run(["cc", "-O2", str(ROOT / "Tests/bench/hello.c"), *flags, "-o", str(executable)], check=True)
-    server = Server([str(executable), "0"])
+    return executable
+
+
+def hello(executable: pathlib.Path, seconds: int, *serving: str) -> tuple[float, float]:
+    server = Server([str(executable), "0", *serving])
     try:
-        return wrk(server.port, "/", seconds)
+        return wrk_with_cost(server, server.port, "/", seconds)
     finally:
         server.stop()
 
@@ -150,42 +187,83 @@ def main():
     parser.add_argument("--binary", type=pathlib.Path, default=ROOT / ".build/release/dragboard")
     parser.add_argument("--baseline", type=pathlib.Path, help="another dragboard binary, measured in the same run")
     parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help=f"comma-separated, among {', '.join(PHASES)} (default: all)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds (hello, this, baseline each); medians are printed")
     args = parser.parse_args()
+    phases = [phase for phase in args.phases.split(",") if phase]
+    if unknown := set(phases) - set(PHASES):
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: `make bench` installs it (Debian package wrk)")
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-http-bench-"))
     try:
-        raw = hello(folder, args.seconds)
-        runs = {"this": measure(args.binary, folder, args.seconds)}
-        if args.baseline:
-            runs["baseline"] = measure(args.baseline, folder, args.seconds)
-        report(runs, raw)
+        executable = build_hello(folder)
+        rounds = []
+        for _ in range(max(1, args.repeat)):
+            raw, raw_cost = hello(executable, args.seconds)
+            # The same bytes as /static/app.css from C: what the static file costs apart from its size.
+            raw_file = hello(executable, args.seconds, str(ROOT / "Public/app.css")) if "throughput" in phases else None
+            runs = {"this": measure(args.binary, folder, args.seconds, phases)}
+            if args.baseline:
+                runs["baseline"] = measure(args.baseline, folder, args.seconds, phases)
+            if raw_file:
+                for figures in runs.values():
+                    figures["raw C serving app.css's bytes (req/s)"], figures["raw C serving app.css's bytes (server CPU µs/req)"] = raw_file
+                    figures["raw C hello (server CPU µs/req)"] = raw_cost
+            rounds.append((runs, raw))
+        report(rounds)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def report(runs: dict, raw: float):
-    print("== Over real sockets: release server, loopback, 2 shared cores ==")
-    names = list(runs)
+def report(rounds: list):
+    """Medians over the rounds; every ratio is taken within a round (same conditions), then its median."""
+    median = lambda values: statistics.median(values)
+    names = list(rounds[0][0])
+    keys = list(rounds[0][0]["this"])
+    print(f"== Over real sockets: release server, loopback, 2 shared cores"
+          f"{f' (medians of {len(rounds)} rounds)' if len(rounds) > 1 else ''} ==")
     print(f"{'measure':<58}" + "".join(f"{name:>12}" for name in names) + ("   this/baseline" if len(names) > 1 else ""))
-    for key in runs["this"]:
-        values = [runs[name][key] for name in names]
+    for key in keys:
+        values = [median([runs[name][key] for runs, _ in rounds]) for name in names]
         line = f"{key:<58}" + "".join(f"{value:>12.2f}" for value in values)
         if len(values) > 1 and values[1]:
-            line += f"   {values[0] / values[1]:.2f}x"
+            line += f"   {median([runs['this'][key] / runs['baseline'][key] for runs, _ in rounds if runs['baseline'][key]]):.2f}x"
         print(line)
-    print(f"{'raw libmicrohttpd C hello (req/s)':<58}{raw:>12.0f}")
-    this = runs["this"]
+    print(f"{'raw libmicrohttpd C hello (req/s)':<58}{median([raw for _, raw in rounds]):>12.0f}")
     print("-- ratios --")
-    print(f"static file vs raw C:            {this['static file /static/app.css (req/s)'] / raw:.2f}x")
-    print(f"small dynamic vs raw C:          {this['small dynamic: a 404 (req/s)'] / raw:.2f}x")
-    print(f"drop at 10,000 rows vs 10 (p50): {this['drop p50, 1 client, 10000 rows (ms)'] / this['drop p50, 1 client, 10 rows (ms)']:.2f}x")
-    print(f"session start 10,000 vs 10:      {this['session start, 10000 rows (p50 ms)'] / this['session start, 10 rows (p50 ms)']:.2f}x")
-    print(f"page 10,000 rows vs 10 rows:     {this['page load, repeated, 10000 rows (p50 ms)'] / this['page load, repeated, 10 rows (p50 ms)']:.2f}x (repeated loads)")
-    print(f"  after a change, 10,000 vs 100: {this['page load after a change, 10000 rows (p50 ms)'] / this['page load after a change, 100 rows (p50 ms)']:.2f}x")
-    print(f"drop p99 under page loads vs idle: {this['drop p99 while 8 clients load the 10,000-row page (ms)'] / this['drop p99, 1 client, 10000 rows (ms)']:.2f}x")
-    if "baseline" in runs:
-        print(f"drops/s at 16 clients vs baseline: {this['drops/s, 16 clients'] / runs['baseline']['drops/s, 16 clients']:.2f}x")
+
+    def ratio(label: str, numerator: str, denominator: str | None = None, name: str = "this", suffix: str = ""):
+        if numerator not in keys or (denominator and denominator not in keys):
+            return
+        values = [runs[name][numerator] / (runs[name][denominator] if denominator else raw) for runs, raw in rounds]
+        print(f"{label:<40}{median(values):.2f}x{suffix}"
+              + (f"  (rounds: {', '.join(f'{value:.2f}' for value in values)})" if len(values) > 1 else ""))
+
+    for name in names:
+        tag = "" if name == "this" else f" [{name}]"
+        ratio(f"static file vs raw C{tag}:", "static file /static/app.css (req/s)", name=name)
+        ratio(f"  vs raw C, same bytes{tag}:", "static file /static/app.css (req/s)", "raw C serving app.css's bytes (req/s)", name=name)
+        ratio(f"404 vs raw C{tag}:", "small dynamic: a 404 (req/s)", name=name)
+        ratio(f"GET /api/undo vs raw C{tag}:", "small dynamic: GET /api/undo, tiny JSON (req/s)", name=name)
+        # The same comparison by the server's CPU per request (C's cost / ours): steadier on a shared machine.
+        ratio(f"static, CPU: raw C same bytes/ours{tag}:", "raw C serving app.css's bytes (server CPU µs/req)",
+              "static file /static/app.css (server CPU µs/req)", name=name)
+        ratio(f"404, CPU: raw C hello/ours{tag}:", "raw C hello (server CPU µs/req)", "small dynamic: a 404 (server CPU µs/req)", name=name)
+        ratio(f"/api/undo, CPU: raw C hello/ours{tag}:", "raw C hello (server CPU µs/req)",
+              "small dynamic: GET /api/undo, tiny JSON (server CPU µs/req)", name=name)
+    ratio("drop at 10,000 rows vs 10 (p50):", "drop p50, 1 client, 10000 rows (ms)", "drop p50, 1 client, 10 rows (ms)")
+    ratio("session start 10,000 vs 10:", "session start, 10000 rows (p50 ms)", "session start, 10 rows (p50 ms)")
+    ratio("page 10,000 rows vs 10 rows:", "page load, repeated, 10000 rows (p50 ms)", "page load, repeated, 10 rows (p50 ms)",
+          suffix=" (repeated loads)")
+    ratio("  after a change, 10,000 vs 100:", "page load after a change, 10000 rows (p50 ms)",
+          "page load after a change, 100 rows (p50 ms)")
+    ratio("drop p99 under page loads vs idle:", "drop p99 while 8 clients load the 10,000-row page (ms)",
+          "drop p99, 1 client, 10000 rows (ms)")
+    if "baseline" in names and "drops/s, 16 clients" in keys:
+        values = [runs["this"]["drops/s, 16 clients"] / runs["baseline"]["drops/s, 16 clients"] for runs, _ in rounds]
+        print(f"{'drops/s at 16 clients vs baseline:':<34}{median(values):.2f}x")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,20 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
+def _ram_scratch() -> str | None:
+    """A RAM disk for the scratch files of the tests (each server's database, each engine's profile), unless
+    TMPDIR names a place: the server commits every change with fsync (synchronous=FULL), a few ms each on a
+    disk, and the tests make thousands of commits. Nothing here survives a machine crash and nothing needs to:
+    restarts and kill -9 keep the files all the same. Only with room to spare (a container's /dev/shm may be 64 MB)."""
+    if os.environ.get("TMPDIR") or not os.access("/dev/shm", os.W_OK):
+        return None
+    stats = os.statvfs("/dev/shm")
+    return "/dev/shm" if stats.f_bavail * stats.f_frsize >= 1 << 30 else None
+
+
+tempfile.tempdir = _ram_scratch() or tempfile.gettempdir()
+
+
 @functools.cache
 def _binary() -> pathlib.Path:
     out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)

@@ -1,6 +1,7 @@
 """Auto-scroll: a long list scrolls inside itself, and a drag held near its bottom edge scrolls it
 to its end (a requestAnimationFrame loop from the last pointer position: Playwright's drag sends
-no dragover while the mouse is still), then drops there. The 200 rows are made through the
+no dragover while the mouse is still), loading the rows beyond the first window on the way,
+then drops there. The 200 rows are made through the
 board's own form routes. Every wait is for the page's state, never a sleep."""
 from playwright.sync_api import expect
 
@@ -40,7 +41,9 @@ def test_a_drag_held_at_the_bottom_of_a_long_list_scrolls_it_to_its_end_and_drop
     page.goto(f"{server.url}/boards/{made['board']}")
     page.wait_for_function(READY)
     long_rows = list_of(page, made["long"]).locator(":scope > .rows")
-    expect(title_cells(page, made["long"])).to_have_count(200)
+    # The page renders the first 100 rows (the kit's window); the rest load as the list scrolls.
+    expect(list_of(page, made["long"])).to_have_attribute("data-row-count", "200")
+    expect(title_cells(page, made["long"])).to_have_count(100)
     metrics = long_rows.evaluate("rows => [rows.scrollTop, rows.clientHeight, rows.scrollHeight]")
     assert metrics[0] == 0 and metrics[2] > 4 * metrics[1], f"the long list scrolls inside itself: {metrics}"
     version = int(page.locator("[data-board]").get_attribute("data-version"))
@@ -53,7 +56,8 @@ def test_a_drag_held_at_the_bottom_of_a_long_list_scrolls_it_to_its_end_and_drop
     # Held still 30 px above the bottom edge (nearer, Chromium's own drag autoscroll would take
     # over): the list scrolls on its own, to its end.
     session.move_to(box["x"] + box["width"] / 2, box["y"] + box["height"] - 30)
-    page.wait_for_function(AT_END, arg=long_rows.element_handle(), timeout=40000)
+    page.wait_for_function(f"rows => rows.querySelectorAll(':scope > [data-item]').length === 200 && ({AT_END})(rows)",
+                           arg=long_rows.element_handle(), timeout=40000)
     last = title_cells(page, made["long"]).last
     expect(last).to_be_in_viewport()
     expect(last).to_have_text("Card 200")

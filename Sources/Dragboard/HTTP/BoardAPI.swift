@@ -196,6 +196,8 @@ enum BoardAPI {
         var target: Target
         var version: Int
         var changes: [Change]
+        /// Each list's row count after the change (see ``BoardService/counts(_:tx:)``).
+        var counts: [String: Int]?
     }
 
     struct EndResponse: Codable {
@@ -215,6 +217,7 @@ enum BoardAPI {
     struct LiveChanges: Codable {
         var version: Int
         var changes: [Change]
+        var counts: [String: Int]?
     }
 
     struct BoardResponse: Codable {

@@ -6,13 +6,15 @@ extension BoardService {
     func addBoardRoutes(to router: inout Router) {
         addEditRoutes(to: &router)
         addMoveRoutes(to: &router)
+        addRowRoutes(to: &router)
         router.get("/", lane: .bulk) { [self] request in
             Self.page(request) { try index(csrf: $0) }
         }
         router.get("/boards/:board", lane: .bulk) { [self] request in
             try Self.mapped {
                 let board = try Self.boardID(request)
-                return Self.page(request, bytes: { try pageBody(board: board, csrf: $0) })
+                let wider = try Self.widerWindow(request)
+                return Self.page(request, bytes: { try pageBody(board: board, csrf: $0, wider: wider) })
             }
         }
         router.get("/boards/:board/api/board", lane: .bulk) { [self] request in

@@ -31,6 +31,12 @@ public struct BoardKit: Sendable {
     /// Fills a new database (called at open; it should do nothing when lists exist, as
     /// ``BoardStore/seedIfEmpty(_:containers:)`` does).
     public let seed: (@Sendable (BoardStore) throws -> Void)?
+    /// How many rows of each list, and of each container's contents, a page renders at first;
+    /// the rest load as the list scrolls (`GET /boards/<board>/api/lists/<list>/rows`), or with
+    /// the list's "Show more" link without JavaScript. Rendering does not grow with the lists.
+    public var rowWindow = BoardKit.defaultRowWindow
+    /// ``rowWindow`` unless an app sets another.
+    public static let defaultRowWindow = 100
 
     private let listKindsByID: [String: any ListKind]
     private let itemKindsByID: [String: any ItemKind]

@@ -45,6 +45,8 @@ extension ListView: MustacheParent {
         case "rows": rows
         case "rowsHTML": rowsHTML
         case "optionsHTML": optionsHTML
+        case "total": total
+        case "moreHTML": moreHTML
         case "csrf": form.csrf
         case "boardID": form.boardID
         case "op": form.op
@@ -85,7 +87,7 @@ extension RowDetailView: MustacheParent {
         case "id": item.id
         case "kind": item.kind
         case "title": item.title
-        case "count": contents.count
+        case "count": total
         case "contents": contents.map { ContentView(id: $0.id, title: $0.title) }
         case "contentsList": contentsList
         default: kind.templateValue(named: name, of: item, contents: contents)
@@ -111,6 +113,8 @@ extension ContentsListView: MustacheParent {
         case "id": id
         case "title": title
         case "rowsHTML": rowsHTML
+        case "total": total
+        case "moreHTML": moreHTML
         default: nil
         }
     }

@@ -25,11 +25,15 @@ struct ListView {
     var id: String
     var title: String
     var kind: String
+    /// How many rows the list holds; `rows` may be the first of them only.
+    var total: Int
     var rows: [RowView]
     /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
     var rowsHTML: String
     /// An `<option>` per row, for the rename form.
     var optionsHTML: String
+    /// ``BoardRenderer/moreHTML(_:title:shown:total:)``: empty when every row is shown.
+    var moreHTML: String
     /// The viewer's form token and a fresh operation id, for the list's own forms; rows
     /// rendered for every viewer carry neither and point at these forms by id.
     var form: FormContext
@@ -66,6 +70,8 @@ struct RowDetailView {
     var item: BoardItem
     var kind: any ItemKind
     var contents: [BoardItem]
+    /// How many rows the container holds (`contents` may be the first of them only).
+    var total: Int
     /// The contents as a list of their own (``ItemKind/contentsDropDelegate(for:)``), rendered.
     var contentsList = ""
 }
@@ -74,8 +80,10 @@ struct RowDetailView {
 struct ContentsListView {
     var id: String
     var title: String
+    var total: Int
     /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
     var rowsHTML: String
+    var moreHTML: String
 }
 
 /// A zone's content, as its template sees it.

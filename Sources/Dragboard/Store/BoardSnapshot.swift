@@ -8,10 +8,14 @@ public struct BoardSnapshot: Sendable {
     var rowsByList: [String: [ItemRecord]]
     /// Contents by container id, each ordered by `pos, id`.
     var contentsByContainer: [String: [ItemRecord]]
+    /// Total rows by list or container id, when the snapshot holds only the first rows of some.
+    var counts: [String: Int]
 
     /// Groups `items` (given in `pos, id` order) into lists and containers.
-    public init(version: Int, lists: [ListRecord], items: [ItemRecord]) {
+    /// `counts` gives the total of each list or container whose rows `items` holds only in part.
+    public init(version: Int, lists: [ListRecord], items: [ItemRecord], counts: [String: Int] = [:]) {
         self.version = version
+        self.counts = counts
         self.lists = lists
         var rows: [String: [ItemRecord]] = [:]
         var contents: [String: [ItemRecord]] = [:]
@@ -34,6 +38,11 @@ public struct BoardSnapshot: Sendable {
     /// Items inside a container row in display order (empty if none).
     public func contents(of containerID: String) -> [ItemRecord] {
         contentsByContainer[containerID] ?? []
+    }
+
+    /// How many rows a list (or a container) holds, including those this snapshot left out.
+    public func rowCount(of id: String) -> Int {
+        counts[id] ?? rowsByList[id]?.count ?? contentsByContainer[id]?.count ?? 0
     }
 
     /// The list with this id, if any.

@@ -18,6 +18,8 @@ extension BoardService {
         /// The action taken back or done again ("Move Milk").
         var action: String
         var undo: UndoState
+        /// Each list's row count after the change (see ``BoardService/counts(_:tx:)``).
+        var counts: [String: Int]? = nil
     }
 
     /// The history key of a browser: a digest of its cookie identity, so the database never
@@ -50,15 +52,16 @@ extension BoardService {
             effects = applied
             let state = UndoState(undoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: false)?.actionName,
                                   redoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: true)?.actionName)
-            return try Self.json(UndoResponse(version: tx.resultingVersion, changes: try undoChanges(applied, tx: tx),
+            let changes = try undoChanges(applied, tx: tx)
+            return try Self.json(UndoResponse(version: tx.resultingVersion, changes: changes,
                                               message: "\(redo ? "Redid" : "Undid") “\(action)”.", board: tx.boardID,
-                                              action: action, undo: state))
+                                              action: action, undo: state, counts: try counts(changes, tx: tx)))
         }
         let response = try JSONDecoder().decode(UndoResponse.self, from: Data(outcome.result.response.utf8))
         guard !outcome.result.replayed else { return response }
         for id in effects.restoredImages { moveImageFile(id, from: "removed/", to: "") }
         for id in effects.removedImages { moveImageFile(id, from: "", to: "removed/") }
-        if let json = try? Self.json(BoardAPI.LiveChanges(version: response.version, changes: response.changes)) {
+        if let json = try? Self.json(BoardAPI.LiveChanges(version: response.version, changes: response.changes, counts: response.counts)) {
             live.broadcast(event: "changes", board: outcome.board, version: response.version, json: json)
         }
         for departure in outcome.result.departures {

@@ -1,0 +1,128 @@
+// Windowed long lists. The server renders the first rows of each list and of each container's
+// contents; `data-row-count` says how many the list holds. The next rows load when the last
+// loaded row comes into view: as the list scrolls, while a drag (mouse or touch) auto-scrolls it,
+// when a keyboard move or the focus (ArrowDown, End) reaches it — or from the list's "Show more"
+// link, which without JavaScript loads the page with more rows instead.
+//
+// The loaded rows are always the list's first rows, so every index the protocol sends (a DOM
+// index) is the list's own index. A window read at version v joins the page only when the page
+// shows v and still ends with the row the window follows; otherwise the page catches up (live
+// updates, in version order) and asks again. No row is lost or doubled: live changes beyond the
+// loaded rows are left to these windows (view.js), and the server says every list's count.
+//
+// End on a 10,000-row list focuses the last loaded row; reaching it loads the next window, so a
+// second End goes further. Nothing ever loads the whole list at once.
+
+const LIST = '[data-list][data-row-count]';
+
+export function initPaging(root, view, boardID) {
+  const { board } = view;
+  const loading = new Set();
+  const rowsIn = (list) => [...view.rowsOf(list).querySelectorAll(':scope > [data-item]')];
+  const windowed = (list) => Number(list.dataset.rowCount) > rowsIn(list).length;
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const list = entry.target.closest(LIST);
+      if (entry.isIntersecting && list) load(list);
+    }
+  }, { rootMargin: '0px 0px 160px 0px' });
+
+  /** Observes the last loaded row of every list that holds more, and updates its link. */
+  function watch() {
+    observer.disconnect();
+    for (const list of board.querySelectorAll(LIST)) {
+      showCount(list);
+      const rows = rowsIn(list);
+      if (windowed(list) && rows.length) observer.observe(rows[rows.length - 1]);
+    }
+  }
+
+  /** The "Show more" link says how many rows are shown; it goes once every row is. */
+  function showCount(list) {
+    const link = list.querySelector(':scope > [data-show-more]');
+    if (!link) return;
+    if (!windowed(list)) { link.remove(); return; }
+    const shown = rowsIn(list).length;
+    const total = Number(list.dataset.rowCount);
+    const count = link.querySelector('[data-shown]');
+    if (count) count.textContent = `(${shown} of ${total} shown)`;
+  }
+
+  /** Resolves once the page shows `version` or a newer one (live updates bring it). */
+  function reaching(version) {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (view.version() < version) return;
+        board.removeEventListener('board:changed', check);
+        resolve();
+      };
+      board.addEventListener('board:changed', check);
+      check();
+    });
+  }
+
+  /** The page's next change, whatever it is. */
+  function nextChange() {
+    return new Promise((resolve) => board.addEventListener('board:changed', resolve, { once: true }));
+  }
+
+  async function fetchRows(list, after) {
+    const query = new URLSearchParams();
+    if (after) query.set('after', after);
+    const response = await fetch(`/boards/${encodeURIComponent(boardID)}/api/lists/${encodeURIComponent(list)}/rows?${query}`,
+      { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    return { status: response.status, answer: response.ok ? await response.json() : null };
+  }
+
+  /** Loads the rows after the last loaded one of `list` (once at a time per list); whether it did. */
+  async function load(list) {
+    if (loading.has(list)) return false;
+    loading.add(list);
+    try {
+      for (let attempt = 0; attempt < 8; attempt += 1) {
+        if (!board.contains(list) || !windowed(list)) return false;
+        const last = rowsIn(list).pop()?.dataset.item ?? null;
+        const { status, answer } = await fetchRows(list.dataset.list, last);
+        if (!answer) {
+          // The row the window follows moved or went since: the page learns it, then asks again.
+          if (status === 404 || status === 409) { await nextChange(); continue; }
+          return false;
+        }
+        await reaching(answer.version);
+        if (!board.contains(list)) return false;
+        if (view.version() !== answer.version || (rowsIn(list).pop()?.dataset.item ?? null) !== (answer.after ?? null)) continue;
+        const template = document.createElement('template');
+        template.innerHTML = answer.html;
+        const known = new Set(rowsIn(list).map((row) => row.dataset.item));
+        for (const row of [...template.content.children]) if (known.has(row.dataset.item)) row.remove();
+        view.rowsOf(list).append(template.content);
+        list.dataset.rowCount = String(answer.total);
+        list.dispatchEvent(new CustomEvent('board:rows', { bubbles: true, detail: { list: list.dataset.list, count: answer.count } }));
+        return true;
+      }
+      return false;
+    } finally {
+      loading.delete(list);
+      watch();
+    }
+  }
+
+  /** "Show more" with JavaScript: the next rows in place, the focus on the first of them. */
+  async function onClick(event) {
+    const link = event.target instanceof Element ? event.target.closest('[data-show-more]') : null;
+    const list = link?.closest(LIST);
+    if (!list) return;
+    event.preventDefault();
+    const before = rowsIn(list).length;
+    if (await load(list)) rowsIn(list)[before]?.focus();
+  }
+
+  root.addEventListener('click', onClick);
+  board.addEventListener('board:changed', watch);
+  watch();
+  return () => {
+    observer.disconnect();
+    root.removeEventListener('click', onClick);
+    board.removeEventListener('board:changed', watch);
+  };
+}
