@@ -1,6 +1,9 @@
 // The board as shown: applies the server's changes exactly once, in version order, and catches
 // up (fetching the board's lists) when it missed one.
 
+/** How long an answer that came early waits for the one before it (see `apply`). */
+const GAP_WAIT_MS = 250;
+
 export function createView(root, board, api) {
   const status = root.querySelector('#status');
   let deferred = [];
@@ -85,13 +88,40 @@ export function createView(root, board, api) {
     return Number(list.dataset.rowCount ?? 0) > rowsOf(list).querySelectorAll(':scope > [data-item]').length;
   }
 
+  // Answers that came before the one they follow. Operations committed together (one group
+  // commit) are pushed by as many threads, so the next version may arrive a moment later: it is
+  // waited for briefly, and only then is the board read again.
+  const ahead = new Map();
+  let gapTimer = null;
+
   /** Applies a server answer (a drop or a live event) exactly once, in version order. */
   function apply(update) {
     if (dragLive) { deferred.push(update); return; }
     if (!update || update.version <= version()) return;
-    if (update.version !== version() + 1) { resync(update.version); return; }
+    ahead.set(update.version, update);
+    for (let next = ahead.get(version() + 1); next; next = ahead.get(version() + 1)) {
+      ahead.delete(next.version);
+      if (!applyOne(next)) { closeGap(); return; }
+    }
+    for (const waiting of ahead.keys()) if (waiting <= version()) ahead.delete(waiting);
+    if (ahead.size === 0) { clearTimeout(gapTimer); gapTimer = null; return; }
+    gapTimer ??= setTimeout(closeGap, GAP_WAIT_MS);
+  }
+
+  /** The missing version did not come: the board is read again, up to the newest one seen. */
+  function closeGap() {
+    clearTimeout(gapTimer);
+    gapTimer = null;
+    if (ahead.size === 0) return;
+    const newest = Math.max(...ahead.keys());
+    ahead.clear();
+    resync(newest);
+  }
+
+  /** Applies the update that follows the page's version; false when the page had to be read again. */
+  function applyOne(update) {
     for (const change of update.changes ?? []) {
-      if (!applyChange(change)) { resync(update.version); return; }
+      if (!applyChange(change)) { resync(update.version); return false; }
     }
     // Totals after the change: a list whose later rows are not loaded counts what moved there.
     for (const [id, count] of Object.entries(update.counts ?? {})) {
@@ -100,6 +130,7 @@ export function createView(root, board, api) {
     }
     board.dataset.version = String(update.version);
     board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));
+    return true;
   }
 
   /** Where a board's first list goes: the last group of lists (kits end with the catch-all one). */

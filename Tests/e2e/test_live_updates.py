@@ -67,3 +67,45 @@ def test_a_drop_in_one_tab_appears_in_the_other_without_reload(page, other_page,
     # The moved row is the same item in both tabs.
     assert (row(other_page, "cat-2", "Ball of yarn").get_attribute("data-item")
             == row(page, "cat-2", "Ball of yarn").get_attribute("data-item"))
+
+
+#: Holds the 'changes' events the page's EventSource receives while `window.__held` is an array, so
+#: a test can hand them to the app in another order, as two threads pushing one group commit may.
+HOLD_SSE = """
+(() => {
+  const Native = window.EventSource;
+  window.__held = null;
+  window.EventSource = class extends Native {
+    addEventListener(type, listener, options) {
+      if (type !== 'changes') return super.addEventListener(type, listener, options);
+      return super.addEventListener(type, (event) => {
+        if (window.__held) window.__held.push(() => listener(event)); else listener(event);
+      }, options);
+    }
+  };
+  window.__release = (order) => { const held = window.__held; window.__held = null; for (const i of order) held[i](); };
+})();
+"""
+
+
+def test_changes_pushed_out_of_order_are_applied_in_order_without_reading_the_board(page, context, server):
+    other = context.new_page()
+    other.add_init_script(HOLD_SSE)
+    other.goto(server.demo)
+    other.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    before = version(other)
+    board_fetches = []
+    other.on("request", lambda request: board_fetches.append(request.url) if request.url.endswith("/api/board") else None)
+    other.evaluate("window.__held = []")
+
+    page.bring_to_front()
+    drag(page, row(page, "cat-1", "Ball of yarn"), row(page, "cat-2", "Laser pointer"), position="top")
+    wait_version(page, before + 1)
+    drag(page, row(page, "cat-1", "Feather wand"), row(page, "cat-3", "Scratching post"), position="top")
+    wait_version(page, before + 2)
+    other.wait_for_function("window.__held.length === 2")
+
+    other.evaluate("window.__release([1, 0])")   # version before + 2 first, then before + 1
+    wait_version(other, before + 2)
+    assert board_state(other) == board_state(page)
+    assert board_fetches == [], "the page read the whole board again instead of waiting for the earlier change"
