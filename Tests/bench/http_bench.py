@@ -264,6 +264,43 @@ def report(rounds: list):
     if "baseline" in names and "drops/s, 16 clients" in keys:
         values = [runs["this"]["drops/s, 16 clients"] / runs["baseline"]["drops/s, 16 clients"] for runs, _ in rounds]
         print(f"{'drops/s at 16 clients vs baseline:':<34}{median(values):.2f}x")
+    goals(rounds, keys)
+
+
+def goals(rounds: list, keys: list):
+    """Issue #12's goals, each with the median figure of this build and whether it is met."""
+    def figure(numerator: str, denominator: str | None = None, over: str = "this"):
+        if numerator not in keys or (denominator and denominator not in keys):
+            return None
+        return statistics.median([
+            runs["this"][numerator] / (runs[over][denominator] if denominator else 1) for runs, _ in rounds])
+
+    def raw_ratio(key: str):
+        return statistics.median([runs["this"][key] / raw for runs, raw in rounds]) if key in keys else None
+
+    has_baseline = "baseline" in rounds[0][0]
+    rows = [
+        ("drops/s at 16 clients vs baseline", "≥ 3x",
+         figure("drops/s, 16 clients", "drops/s, 16 clients", over="baseline") if has_baseline else None, lambda v: v >= 3),
+        ("drop p99 at 16 clients (ms)", "≤ 5", figure("drop p99, 16 clients (ms)"), lambda v: v <= 5),
+        ("drop at 10,000 rows vs 10 (p50)", "≤ 1.2x",
+         figure("drop p50, 1 client, 10000 rows (ms)", "drop p50, 1 client, 10 rows (ms)"), lambda v: v <= 1.2),
+        ("session start at 10,000 rows vs 10", "≤ 1.2x",
+         figure("session start, 10000 rows (p50 ms)", "session start, 10 rows (p50 ms)"), lambda v: v <= 1.2),
+        ("page after a change, 10,000 vs 100 rows", "≤ 2x",
+         figure("page load after a change, 10000 rows (p50 ms)", "page load after a change, 100 rows (p50 ms)"), lambda v: v <= 2),
+        ("page after a change, 10,000 rows (ms)", "< 50", figure("page load after a change, 10000 rows (p50 ms)"), lambda v: v < 50),
+        ("static file vs raw C", "≥ 0.5x", raw_ratio("static file /static/app.css (req/s)"), lambda v: v >= 0.5),
+        ("a 404 vs raw C", "≥ 0.5x", raw_ratio("small dynamic: a 404 (req/s)"), lambda v: v >= 0.5),
+        ("GET /api/undo vs raw C", "≥ 0.5x", raw_ratio("small dynamic: GET /api/undo, tiny JSON (req/s)"), lambda v: v >= 0.5),
+        ("drop p99 under 8 page loaders vs idle", "≤ 2x",
+         figure("drop p99 while 8 clients load the 10,000-row page (ms)", "drop p99, 1 client, 10000 rows (ms)"), lambda v: v <= 2),
+    ]
+    print("-- issue #12 goals (medians) --")
+    for label, goal, value, met in rows:
+        verdict = "not measured (needs BASELINE= or that phase)" if value is None else ("met" if met(value) else "NOT met")
+        shown = "" if value is None else f"{value:.2f}"
+        print(f"{label:<42}{shown:>10}  goal {goal:<8}{verdict}")
 
 
 if __name__ == "__main__":
