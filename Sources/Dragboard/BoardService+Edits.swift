@@ -60,6 +60,7 @@ extension BoardService {
             return ([.init(kind: .gone, item: board)], "Deleted the board \(title).")
         }
         removeImageFiles(forgotten)
+        renderCache.forget(board: board)
         return response
     }
 

@@ -51,6 +51,38 @@ import Testing
         #expect(board.service.renderCache.renders == 4)
     }
 
+    @Test func aDeletedBoardsBodiesAreForgotten() async throws {
+        let board = try await TestBoard()
+        let location = try #require(board.form("/boards", ["title": "Short-lived", "op": "create-short-lived"]).headers["Location"])
+        #expect(board.request(.get, location).status.code == 200)
+        #expect(board.request(.get, location + "/api/board").status.code == 200)
+        #expect(board.service.renderCache.count == 2)
+
+        #expect(board.form(location + "/delete", ["op": "delete-short-lived"]).status.code == 303)
+        #expect(board.service.renderCache.count == 0)
+        #expect(board.request(.get, location).status.code == 404)
+    }
+
+    @Test func theLeastRecentlyServedBodiesGoFirstBeyondTheCapacity() throws {
+        let cache = RenderCache(capacity: 2)
+        var renders = 0
+        func serve(_ board: String) throws {
+            _ = try cache.body(board: board, .page, version: 1, csrf: "token") {
+                renders += 1
+                return ("<p>\(board)</p>", 1)
+            }
+        }
+        try serve("a")
+        try serve("b")
+        try serve("a")   // from the cache: "a" is now the more recently served
+        try serve("c")   // over the capacity: "b" goes
+        #expect(renders == 3 && cache.count == 2)
+        try serve("a")
+        #expect(renders == 3)
+        try serve("b")   // rendered again
+        #expect(renders == 4 && cache.count == 2)
+    }
+
     static func ops(_ text: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: #"name=\\?"op\\?" value=\\?"([^"\\]+)"#)
         return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }

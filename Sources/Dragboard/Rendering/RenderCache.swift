@@ -66,12 +66,53 @@ final class RenderCache: Sendable {
         }
     }
 
-    private let entries = Mutex<[Key: Cut]>([:])
+    /// The bodies kept, each with when it was last served: the least recently served goes first
+    /// once more than `capacity` are kept, so boards nobody opens any more cost no memory.
+    private struct Entries {
+        var cuts: [Key: (cut: Cut, used: UInt64)] = [:]
+        var clock: UInt64 = 0
+
+        mutating func get(_ key: Key, atLeast version: Int) -> Cut? {
+            guard let entry = cuts[key], entry.cut.version >= version else { return nil }
+            clock += 1
+            cuts[key]?.used = clock
+            return entry.cut
+        }
+
+        mutating func put(_ cut: Cut, for key: Key, capacity: Int) {
+            guard (cuts[key]?.cut.version ?? Int.min) <= cut.version else { return }
+            clock += 1
+            cuts[key] = (cut, clock)
+            // A scan over at most `capacity` entries, once per fresh render: cheaper than the render.
+            while cuts.count > capacity, let oldest = cuts.min(by: { $0.value.used < $1.value.used })?.key {
+                cuts[oldest] = nil
+            }
+        }
+    }
+
+    private let entries = Mutex(Entries())
     /// One lock per body, held while it renders: viewers asking meanwhile wait for that render.
     private let renderLocks = Mutex<[Key: NSLock]>([:])
     private let renderCount = Atomic<Int>(0)
+    /// How many bodies are kept at most (a page and an `/api/board` body per board).
+    let capacity: Int
 
-    init() {}
+    init(capacity: Int = 128) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many bodies are kept now.
+    var count: Int { entries.withLock { $0.cuts.count } }
+
+    /// Forgets `board`'s bodies (it was deleted: nobody can ask for them before it comes back).
+    func forget(board: String) {
+        entries.withLock { entries in
+            for body in [Body.page, .api] { entries.cuts[Key(board: board, body: body)] = nil }
+        }
+        renderLocks.withLock { locks in
+            for body in [Body.page, .api] { locks[Key(board: board, body: body)] = nil }
+        }
+    }
 
     /// How many bodies were rendered (not served from the cache) so far.
     var renders: Int { renderCount.load(ordering: .relaxed) }
@@ -81,7 +122,7 @@ final class RenderCache: Sendable {
     /// board moved on meanwhile).
     func body(board: String, _ body: Body, version: Int, csrf: String, render: () throws -> (text: String, version: Int)) throws -> [UInt8] {
         let key = Key(board: board, body: body)
-        if let cut = entries.withLock({ $0[key] }), cut.version >= version { return cut.filled(csrf: csrf, op: BoardService.newID) }
+        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, op: BoardService.newID) }
         let lock = renderLocks.withLock { locks in
             if let lock = locks[key] { return lock }
             let lock = NSLock()
@@ -90,13 +131,11 @@ final class RenderCache: Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        if let cut = entries.withLock({ $0[key] }), cut.version >= version { return cut.filled(csrf: csrf, op: BoardService.newID) }
+        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, op: BoardService.newID) }
         let (text, drawn) = try render()
         renderCount.add(1, ordering: .relaxed)
         let cut = Cut(text, version: drawn)
-        entries.withLock { entries in
-            if (entries[key]?.version ?? Int.min) <= drawn { entries[key] = cut }
-        }
+        entries.withLock { $0.put(cut, for: key, capacity: capacity) }
         return cut.filled(csrf: csrf, op: BoardService.newID)
     }
 }
