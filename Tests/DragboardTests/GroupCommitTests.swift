@@ -10,6 +10,22 @@ import Testing
 @Suite struct GroupCommitTests {
     private struct Failure: Error {}
 
+    /// Starts an operation (renaming "d" to "Gate", in `finished`) that holds the writer until the
+    /// returned semaphore is signalled: everything submitted meanwhile queues for the next batch.
+    private func holdWriter(_ store: BoardStore, _ finished: DispatchGroup) -> DispatchSemaphore {
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async(group: finished) {
+            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
+                try tx.setTitle("d", "Gate")
+                inside.signal()
+                release.wait()
+                return "gate"
+            }
+        }
+        inside.wait()
+        return release
+    }
+
     /// Waits (a deadlock guard only) until `count` operations are queued behind the running batch.
     private func waitUntilQueued(_ store: BoardStore, _ count: Int) {
         let deadline = Date() + 30
@@ -59,17 +75,7 @@ import Testing
         let store = t.store
         let earlier = try store.perform(operationID: "earlier", fingerprint: "f") { tx in try tx.setTitle("e", "Earlier"); return "earlier answer" }
         let base = try store.version()
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
-        // The gate holds the writer, so everything submitted meanwhile queues for the next batch.
-        DispatchQueue.global().async(group: finished) {
-            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
-                try tx.setTitle("d", "Gate")
-                inside.signal()
-                release.wait()
-                return "gate"
-            }
-        }
-        inside.wait()
+        let finished = DispatchGroup(), release = holdWriter(store, finished)
         let answers = Mutex<[String: Result<OperationResult, any Error>]>([:])
         func submit(_ name: String, _ work: @escaping @Sendable () throws -> OperationResult) {
             DispatchQueue.global().async(group: finished) {
@@ -124,16 +130,7 @@ import Testing
         defer { t.remove() }
         let store = t.store
         let first = try store.perform(operationID: "once", fingerprint: "f") { tx in try tx.setTitle("a", "Once"); return "first answer" }
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
-        DispatchQueue.global().async(group: finished) {
-            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
-                try tx.setTitle("d", "Gate")
-                inside.signal()
-                release.wait()
-                return "gate"
-            }
-        }
-        inside.wait()
+        let finished = DispatchGroup(), release = holdWriter(store, finished)
         let answers = Mutex<[Result<OperationResult, any Error>]>([])
         for _ in 0..<3 {
             DispatchQueue.global().async(group: finished) {
@@ -162,16 +159,7 @@ import Testing
         let t = try TempStore()
         defer { t.remove() }
         let store = t.store
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
-        DispatchQueue.global().async(group: finished) {
-            _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
-                try tx.setTitle("d", "Gate")
-                inside.signal()
-                release.wait()
-                return "gate"
-            }
-        }
-        inside.wait()
+        let finished = DispatchGroup(), release = holdWriter(store, finished)
         // Queued behind the gate: the first one's thread commits the next batch, the others included.
         let owners = ["first", "second", "third"]
         let seen = Mutex<[String: String]>([:])
