@@ -67,7 +67,9 @@ def server_ids(server, list_id: str) -> list[str]:
 
 
 def scroll_to_the_end(page, list_id: str) -> None:
-    """Scrolls the list with the mouse wheel until every row is loaded."""
+    """Scrolls the list with the mouse wheel until every row is loaded (in the front tab: a
+    background tab gets no animation frames and its timers run once a second)."""
+    page.bring_to_front()
     rows = list_of(page, list_id).locator(":scope > .rows")
     total = int(list_of(page, list_id).get_attribute("data-row-count"))
     while (count := len(loaded_ids(page, list_id))) < total:
