@@ -68,7 +68,7 @@ function offerIn(status, { undo = false, redo = false, undoName = '', redoName =
 function startUndo(root, host, boardID, say, applied) {
   const status = root.querySelector('#status');
   const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
-  let pending = null;
+  let queue = Promise.resolve(null);
   const view = { say };
 
   function newOp() {
@@ -78,10 +78,19 @@ function startUndo(root, host, boardID, say, applied) {
 
   const offer = (state) => offerIn(status, state);
 
-  /** Asks the server to undo (or redo) this browser's newest change on this board, once at a time. */
+  /**
+   * Asks the server to undo (or redo) this browser's newest change on this board. Requests go one
+   * at a time, in the order asked: a key pressed while the previous answer is on its way is kept,
+   * so two quick presses undo two changes.
+   */
   function run(redo) {
-    if (pending) return pending;
-    pending = fetch(redo ? '/api/redo' : '/api/undo', {
+    const next = queue.then(() => send(redo));
+    queue = next.catch(() => null);
+    return next;
+  }
+
+  function send(redo) {
+    return fetch(redo ? '/api/redo' : '/api/undo', {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
@@ -100,8 +109,7 @@ function startUndo(root, host, boardID, say, applied) {
     }).catch(() => {
       view.say('The server could not be reached; nothing was undone.', 'error');
       return null;
-    }).finally(() => { pending = null; });
-    return pending;
+    });
   }
 
   /** A change this page made (a drop or an edit that changed something) can be undone. */

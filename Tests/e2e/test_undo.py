@@ -280,3 +280,21 @@ def test_an_image_dropped_on_the_well_is_undone_and_redone_with_its_file(page, s
     expect(well_images(page)).to_have_count(count + 1)
     fetched = page.request.get(server.url + path)
     assert fetched.status == 200 and fetched.body() == content   # the same bytes came back
+
+
+def test_a_second_press_while_the_first_undo_is_on_its_way_undoes_the_change_before(page):
+    before = version(page)
+    drag(page, row(page, "cat-1", "Feather wand"), row(page, "cat-2", "Laser pointer"), "top")
+    wait_version(page, before + 1)
+    drag(page, row(page, "cat-1", "Catnip mouse"), row(page, "cat-2", "Bell ball"), "top")
+    wait_version(page, before + 2)
+    # The first undo's request is held until the second key was pressed; later ones go through.
+    held = []
+    page.route("**/api/undo", lambda route: route.continue_() if held else held.append(route))
+    with page.expect_request("**/api/undo"):
+        page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    held[0].continue_()
+    wait_version(page, before + 4)
+    expect(title_cells(page, "cat-1")).to_have_text(CAT_1)
+    expect(title_cells(page, "cat-2")).to_have_text(CAT_2)
