@@ -56,11 +56,11 @@ e2e: test-deps build
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
-# products), then the Swift tests without a second build step, then the browser tests on the built server
+# products; `swift test` then finds nothing left to build), then the browser tests on the built server
 # (two pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift test --skip-build $(SWIFT_FLAGS)
+	swift test $(SWIFT_FLAGS)
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # In process (the router called directly), then over real sockets against the release server

@@ -36,6 +36,18 @@ RECORD_SET_DATA = """(() => {
 
 READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 
+#: Posts one of the board's forms as the page's fetches do (the page's CSRF token, JSON answer).
+POST_FORM = """async ([path, fields]) => {
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const response = await fetch(path, {
+    method: 'POST', credentials: 'same-origin',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, op: crypto.randomUUID(), ...fields }),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}"""
+
 
 # ---------------------------------------------------------------- requests of the page
 

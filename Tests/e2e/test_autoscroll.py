@@ -6,19 +6,10 @@ board's own form routes. Every wait is for the page's state, never a sleep."""
 from playwright.sync_api import expect
 
 from helpers import list_of, row, start_drag, title_cells
-from data_helpers import READY
+from data_helpers import POST_FORM, READY
 
 MAKE_BOARD = """async ({ count }) => {
-  const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  async function post(path, fields) {
-    const response = await fetch(path, {
-      method: 'POST', credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf, op: crypto.randomUUID(), ...fields }),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  }
+  const post = (path, fields) => (""" + POST_FORM + """)([path, fields]);
   const board = await post('/boards', { title: 'Long lists' });
   const id = board.location.split('/').pop();
   await post(`/boards/${id}/lists`, { title: 'Short', kind: 'cards' });

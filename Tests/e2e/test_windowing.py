@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import Server, _binary
-from data_helpers import READY
+from data_helpers import POST_FORM, READY
 from helpers import list_of, row, start_drag, title_cells, version, wait_version
 from test_accessibility import severe_violations
 
@@ -24,18 +24,6 @@ ROWS = 60
 WINDOW = 10
 LOADED = "([list, n]) => document.querySelectorAll(`[data-list=\"${list}\"] > .rows > [data-item]`).length > n"
 AT_END = "rows => rows.scrollTop > 0 && rows.scrollTop + rows.clientHeight >= rows.scrollHeight - 1"
-
-#: Posts one of the board's forms as the page's fetches do (the page's CSRF token, JSON answer).
-POST_FORM = """async ([path, fields]) => {
-  const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  const response = await fetch(path, {
-    method: 'POST', credentials: 'same-origin',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, op: crypto.randomUUID(), ...fields }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}"""
 
 
 @pytest.fixture
