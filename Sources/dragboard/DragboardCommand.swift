@@ -4,9 +4,10 @@ import Dragboard
 import Showcase
 import Foundation
 import Logging
+import Synchronization
 
 @main
-struct DragboardCommand: AsyncParsableCommand {
+struct DragboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dragboard",
         abstract: "Serves the Dragboard demo board: lists you rearrange with native drag and drop."
@@ -40,7 +41,23 @@ struct DragboardCommand: AsyncParsableCommand {
         guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
     }
 
-    func run() async throws {
+    /// Holds back SIGINT and SIGTERM before anything else runs (see ``TerminationSignals``), then
+    /// parses the arguments and serves until one of them arrives.
+    static func main() {
+        let termination = TerminationSignals()
+        do {
+            var command = try parseAsRoot()
+            if let dragboard = command as? DragboardCommand {
+                try dragboard.serve(until: termination)
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private func serve(until termination: borrowing TerminationSignals) throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -57,18 +74,34 @@ struct DragboardCommand: AsyncParsableCommand {
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
-        // Before anything is announced: a supervisor may stop the server as soon as it reads the
-        // `Listening on` line, and a signal that came before the handlers would be lost.
-        let termination = TerminationSignals()
         var kit = Showcase.kit
         kit.rowWindow = rowWindow
-        let app = try await DragboardApp(kit: kit, options: options, logger: logger)
+        let app = try Self.waiting { [kit, options] in try await DragboardApp(kit: kit, options: options, logger: logger) }
         try app.start()
-        // Exactly one line on standard output, written unbuffered so a supervisor sees it at once.
+        // Exactly one line on standard output, written unbuffered so a supervisor sees it at once: it
+        // may stop the server as soon as it reads it, and the signal then waits for `wait()`.
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(app.port)\n".utf8))
-        let signal = await termination.wait()
+        let signal = termination.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         app.stop()
+    }
+
+    /// Runs async work from the main thread, which stays out of the concurrency pool: it is the
+    /// thread that waits for the termination signal.
+    private static func waiting<Value: Sendable>(for work: @escaping @Sendable () async throws -> Value) throws -> Value {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let value = try await work()
+                outcome.withLock { $0 = .success(value) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
     }
 }
 

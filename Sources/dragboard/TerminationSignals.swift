@@ -1,59 +1,29 @@
-import Dispatch
-import Foundation
-import Synchronization
+import Glibc
 
-/// SIGINT and SIGTERM, caught from the moment this is created: one that arrives before anyone
-/// waits is kept, so ``wait()`` returns at once for it. Owned by the command's task, which keeps
-/// the signal sources alive.
-final class TerminationSignals {
-    private let received = ReceivedSignal()
-    private let sources: [any DispatchSourceSignal]
+/// SIGINT and SIGTERM, held back from the moment this is created: one that arrives before anyone
+/// waits stays pending, so ``wait()`` returns at once for it.
+///
+/// Create it first thing on the main thread, before any other thread exists: threads inherit the
+/// blocked mask, so no thread ever takes these signals except through ``wait()``. (libdispatch's
+/// signal sources, used before, re-raise a signal at the thread that registered the source, and one
+/// SIGTERM in many hundreds sent right after start-up was never seen; the server then ran on.)
+struct TerminationSignals: ~Copyable {
+    private let signals: sigset_t
 
     init() {
-        let queue = DispatchQueue(label: "dragboard.signals")
-        let received = received
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)  // delivered to the source instead of ending the process
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { received.record(number) }
-            source.resume()
-            return source
-        }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        self.signals = signals
     }
 
-    /// Suspends until SIGINT or SIGTERM has arrived; returns the first one.
-    func wait() async -> Int32 {
-        await received.wait()
-    }
-}
-
-/// The first signal, and the task waiting for it.
-private final class ReceivedSignal: Sendable {
-    private struct State {
-        var signal: Int32?
-        var waiter: CheckedContinuation<Int32, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Int32? in
-                if let signal = state.signal { return signal }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
-
-    func record(_ number: Int32) {
-        let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
-            guard state.signal == nil else { return nil }
-            state.signal = number
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: number)
+    /// Blocks the calling thread until SIGINT or SIGTERM has arrived; returns it.
+    func wait() -> Int32 {
+        var signals = signals
+        var number: Int32 = 0
+        while sigwait(&signals, &number) != 0 {}
+        return number
     }
 }
