@@ -64,9 +64,10 @@ test: test-deps
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # In process (the router called directly), then over real sockets against the release server
-# beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios).
+# beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c
+# (built with cc) are the load clients.
 bench: deps
-	$(call apt_install,wrk)
+	$(call apt_install,wrk gcc libc6-dev)
 	swift build -c release --product dragboard
 	swift build -c release --product DragboardBench
 	.build/release/DragboardBench

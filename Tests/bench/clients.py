@@ -1,11 +1,15 @@
 """The HTTP benchmark's clients: a browser's requests over one keep-alive connection, timed.
-Each drop client runs in its own process (no GIL between clients) and drags only its own rows,
-so every drop it sends is valid whatever the others do."""
+A drop client drags only its own rows, so every drop it sends is valid whatever the others do. The
+bench's drop clients are threads of drops.c (`CDropClients`), which does what `DropClient.run` does at a
+small fraction of its CPU; `DropClient` (one process per client, no GIL between them) stays as the
+reference and for `http_bench.py --drop-clients python`."""
 import http.client
 import json
+import pathlib
 import re
 import secrets
 import statistics
+import subprocess
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -124,6 +128,7 @@ class DropClient:
         names the row it hovers by id (one of its own, whose list it knows) with version 0, so the
         server finds that row again whatever the others moved meanwhile."""
         client = Client(port)
+        cpu = time.process_time()
         mine = set(own)
         where = {item: name for name in CATS for item in before.lists[name] if item in mine}
         latencies, changed, refused, turn = [], 0, 0, seed
@@ -148,4 +153,30 @@ class DropClient:
             else:
                 refused += 1
             client.post(f"/api/sessions/{token}/end", {})
-        return {"latencies": latencies, "changed": changed, "refused": refused}
+        return {"latencies": latencies, "changed": changed, "refused": refused, "cpu": time.process_time() - cpu}
+
+
+class CDropClients:
+    """`DropClient.run` for every client at once, as threads of drops.c (built here with `cc`)."""
+
+    def __init__(self, folder: pathlib.Path):
+        self.folder = folder
+        self.executable = folder / "drops"
+        subprocess.run(["cc", "-O2", "-pthread", str(pathlib.Path(__file__).with_name("drops.c")), "-o", str(self.executable)],
+                       check=True)
+
+    def run(self, port: int, owned: list[list[str]], before: Snapshot, start: float, stop: float) -> dict:
+        """Drops from `start` to `stop` (Unix times). Raises on any failure of drops.c (a closed connection,
+        a wrong byte count...): a figure is reported only for a run where every answer was read whole."""
+        plan = self.folder / "drops.plan"
+        where = {item: name for name in CATS for item in before.lists[name]}
+        plan.write_text("".join([f"lists {' '.join(CATS)}\n"] + [
+            " ".join([str(seed)] + [f"{item}={where[item]}" for item in own]) + "\n" for seed, own in enumerate(owned)]))
+        # Its sockets give up after 60 s without an answer; the timeout is a last guard against a hang.
+        done = subprocess.run([str(self.executable), str(port), str(plan), repr(start), repr(stop)], capture_output=True,
+                              text=True, timeout=stop - time.time() + 120)
+        if done.returncode != 0:
+            raise RuntimeError(f"drops.c failed ({done.returncode}): {done.stderr.strip()}")
+        result = json.loads(done.stdout)
+        assert len(result["latencies"]) == result["changed"] + result["refused_drop"], "a drop neither counted nor refused"
+        return result

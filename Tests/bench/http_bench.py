@@ -4,15 +4,20 @@ options). With `--baseline <other dragboard binary>` (for instance one built fro
 change) every phase runs against both, in the same run, and the ratios are printed.
 
     python3 Tests/bench/http_bench.py [--binary .build/release/dragboard] [--baseline BIN] [--seconds 5]
-                                      [--phases throughput,pages,drops,loaders] [--repeat N]
+                                      [--phases throughput,pages,drops,loaders] [--repeat N] [--drop-clients c|python]
 
 `--phases throughput --repeat 5` measures only static, 404 and small dynamic throughput beside the raw C
 hello, five times (hello, this, baseline in turn each time), and prints each figure's median.
 
-Stdlib only, plus `wrk` (Debian) as the load client for throughput. Loopback only; every loop is
+Stdlib only, plus `wrk` (Debian) as the load client for throughput and Tests/bench/drops.c (built here with
+`cc`, one thread per client) for drops: a drop is a begin, the drop and an end on one keep-alive
+connection, which wrk cannot send, and one Python process per client spent more of the 2 cores than the
+server did. Beside drops/s the server's CPU per acknowledged drop and the drop clients' own are printed,
+to show where the cores went. Page loaders are Python processes (their load is meant to be heavy). Loopback only; every loop is
 bounded in time. Nothing is asserted: these are measurements, read as medians and ratios.
 """
 import argparse
+import contextlib
 import multiprocessing
 import os
 import pathlib
@@ -23,7 +28,7 @@ import subprocess
 import tempfile
 import time
 
-from clients import Client, DropClient, percentile, session
+from clients import CDropClients, Client, DropClient, percentile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -92,26 +97,44 @@ def wrk_with_cost(server: "Server | None", port: int, path: str, seconds: int) -
     return rate, ((server.cpu_seconds() - before) * 1e6 / total if server and total else 0.0)
 
 
-def run_clients(port: int, clients: int, seconds: float, loaders: int = 0) -> dict:
-    """`clients` processes dropping their own rows for `seconds` (and `loaders` processes loading
-    the board page meanwhile); latencies of the drops, and whether every acknowledged change is there."""
+def run_clients(server: Server, clients: int, seconds: float, drops: "CDropClients | None", loaders: int = 0) -> dict:
+    """`clients` dropping their own rows for `seconds` (threads of drops.c, or with `drops` None one Python
+    process each) and `loaders` processes loading the board page meanwhile; latencies of the drops, whether
+    every acknowledged change is there, and the CPU the server and the drop clients spent per acknowledged drop."""
+    port = server.port
     before = Client(port).board()
     owned = [[item for index, item in enumerate(before.items) if index % clients == k] for k in range(clients)]
-    with multiprocessing.Pool(clients + loaders) as pool:
-        deadline = time.time() + 1 + seconds
-        drops = [pool.apply_async(DropClient.run, (port, own, before, deadline, k)) for k, own in enumerate(owned)]
+    server_cpu = server.cpu_seconds()
+    processes = clients * (drops is None) + loaders
+    with multiprocessing.Pool(processes) if processes else contextlib.nullcontext() as pool:
+        # A second for the pool's processes to start and connect; drops.c's threads need far less.
+        start = time.time() + (1 if drops is None or loaders else 0.2)
+        deadline = start + seconds
         pages = [pool.apply_async(Client.load_pages, (port, deadline)) for _ in range(loaders)]
-        results = [drop.get() for drop in drops]
+        if drops is None:
+            results = [drop.get() for drop in [pool.apply_async(DropClient.run, (port, own, before, deadline, k))
+                                               for k, own in enumerate(owned)]]
+            latencies = [latency for result in results for latency in result["latencies"]]
+            acknowledged = sum(result["changed"] for result in results)
+            # DropClient's processes start within the second before `start`, so this rate is a little high.
+            refused, elapsed, client_cpu = sum(result["refused"] for result in results), seconds, sum(result["cpu"] for result in results)
+        else:
+            result = drops.run(port, owned, before, start, deadline)
+            latencies, acknowledged, elapsed, client_cpu = result["latencies"], result["changed"], result["elapsed"], result["cpu_seconds"]
+            refused = result["refused_begin"] + result["refused_drop"] + result["failed_end"]
         loads = [page.get() for page in pages]
+    server_cpu = server.cpu_seconds() - server_cpu
     after = Client(port).board()
-    latencies = sorted(latency for result in results for latency in result["latencies"])
-    acknowledged = sum(result["changed"] for result in results)
+    latencies.sort()
+    per_drop = lambda cpu: cpu * 1e6 / acknowledged if acknowledged else float("nan")
     return {
-        "p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "per_second": acknowledged / seconds,
-        "acknowledged": acknowledged, "refused": sum(result["refused"] for result in results),
+        "p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "per_second": acknowledged / elapsed,
+        "acknowledged": acknowledged, "refused": refused,
         # Every acknowledged change advanced the board's version by one, and no row was lost or doubled.
         "lost": (before.version + acknowledged != after.version) or sorted(before.items) != sorted(after.items),
         "page_loads": sum(loads),
+        # Includes the clients' connecting (one small index page each) and, with loaders, the page loads.
+        "server_cpu_us": per_drop(server_cpu), "client_cpu_us": per_drop(client_cpu),
     }
 
 
@@ -126,9 +149,15 @@ THROUGHPUT = {
 }
 
 
-def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int, phases=PHASES) -> dict:
+#: The board sizes (rows per cat) each phase needs.
+ROWS = {"throughput": (10,), "pages": (10, 100, 1_000, 10_000), "drops": (10, 10_000), "loaders": (10_000,)}
+
+
+def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int, phases=PHASES, drops: CDropClients | None = None) -> dict:
+    """Every figure of `phases` for one dragboard binary; the drop clients are drops.c's threads, or with
+    `drops` None one Python process each."""
     figures = {}
-    for rows in (10, 100, 1_000, 10_000) if set(phases) - {"throughput"} else (10,):
+    for rows in sorted({rows for phase in phases for rows in ROWS[phase]}):
         server = dragboard(binary, folder, rows)
         try:
             client = Client(server.port)
@@ -144,21 +173,24 @@ def measure(binary: pathlib.Path, folder: pathlib.Path, seconds: int, phases=PHA
                     figures[name], cost = wrk_with_cost(server, server.port, path, seconds)
                     figures[name.replace("(req/s)", "(server CPU µs/req)")] = cost
             if "drops" in phases and rows in (10, 10_000):
-                single = run_clients(server.port, 1, seconds)
+                single = run_clients(server, 1, seconds, drops)
                 figures[f"drop p50, 1 client, {rows} rows (ms)"] = single["p50"]
                 figures[f"drop p99, 1 client, {rows} rows (ms)"] = single["p99"]
             if "drops" in phases and rows == 10:
                 for clients in (1, 4, 16):
                     server.reset_peak()
-                    result = run_clients(server.port, clients, seconds)
+                    result = run_clients(server, clients, seconds, drops)
                     figures[f"drops/s, {clients} clients"] = result["per_second"]
                     figures[f"drop p50, {clients} clients (ms)"] = result["p50"]
                     figures[f"drop p99, {clients} clients (ms)"] = result["p99"]
+                    figures[f"server CPU per drop, {clients} clients (µs)"] = result["server_cpu_us"]
+                    figures[f"drop clients' CPU per drop, {clients} clients (µs)"] = result["client_cpu_us"]
+                    figures[f"drops refused, {clients} clients"] = result["refused"]
                     figures[f"drops lost or doubled, {clients} clients"] = int(result["lost"])
                     figures[f"peak RSS, drops with {clients} clients (MB)"] = server.rss()[1] / 1024
             if "loaders" in phases and rows == 10_000:
                 server.reset_peak()
-                loaded = run_clients(server.port, 1, seconds, loaders=8)
+                loaded = run_clients(server, 1, seconds, drops, loaders=8)
                 figures["drop p99 while 8 clients load the 10,000-row page (ms)"] = loaded["p99"]
                 figures["pages loaded by those 8 clients (per s)"] = loaded["page_loads"] / seconds
                 figures["peak RSS, 8 page loaders (MB)"] = server.rss()[1] / 1024
@@ -190,6 +222,8 @@ def main():
     parser.add_argument("--phases", default=",".join(PHASES),
                         help=f"comma-separated, among {', '.join(PHASES)} (default: all)")
     parser.add_argument("--repeat", type=int, default=1, help="rounds (hello, this, baseline each); medians are printed")
+    parser.add_argument("--drop-clients", choices=("c", "python"), default="c",
+                        help="drops.c's threads (default), or one Python process per client as before (for comparison)")
     args = parser.parse_args()
     phases = [phase for phase in args.phases.split(",") if phase]
     if unknown := set(phases) - set(PHASES):
@@ -199,14 +233,15 @@ def main():
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-http-bench-"))
     try:
         executable = build_hello(folder)
+        drops = CDropClients(folder) if args.drop_clients == "c" else None
         rounds = []
         for _ in range(max(1, args.repeat)):
             raw, raw_cost = hello(executable, args.seconds)
             # The same bytes as /static/app.css from C: what the static file costs apart from its size.
             raw_file = hello(executable, args.seconds, str(ROOT / "Public/app.css")) if "throughput" in phases else None
-            runs = {"this": measure(args.binary, folder, args.seconds, phases)}
+            runs = {"this": measure(args.binary, folder, args.seconds, phases, drops)}
             if args.baseline:
-                runs["baseline"] = measure(args.baseline, folder, args.seconds, phases)
+                runs["baseline"] = measure(args.baseline, folder, args.seconds, phases, drops)
             if raw_file:
                 for figures in runs.values():
                     figures["raw C serving app.css's bytes (req/s)"], figures["raw C serving app.css's bytes (server CPU µs/req)"] = raw_file
