@@ -128,7 +128,7 @@ class DropClient:
         names the row it hovers by id (one of its own, whose list it knows) with version 0, so the
         server finds that row again whatever the others moved meanwhile."""
         client = Client(port)
-        cpu = time.process_time()
+        cpu, began = time.process_time(), time.time()
         mine = set(own)
         where = {item: name for name in CATS for item in before.lists[name] if item in mine}
         latencies, changed, refused, turn = [], 0, 0, seed
@@ -153,7 +153,8 @@ class DropClient:
             else:
                 refused += 1
             client.post(f"/api/sessions/{token}/end", {})
-        return {"latencies": latencies, "changed": changed, "refused": refused, "cpu": time.process_time() - cpu}
+        return {"latencies": latencies, "changed": changed, "refused": refused, "cpu": time.process_time() - cpu,
+                "window": (began, time.time())}
 
 
 class CDropClients:
