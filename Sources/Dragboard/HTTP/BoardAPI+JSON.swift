@@ -1,0 +1,262 @@
+import DragAndDrop
+import MicroHTTP
+
+/// A wire type written by hand with a ``JSONWriter``: the answers of every drag (begin, drop,
+/// end) were a large share of the server's CPU through `JSONEncoder`.
+///
+/// Each type writes the same JSON as its `Encodable` conformance with `.sortedKeys` (keys in
+/// sorted order, nil optionals left out); the tests hold the two to the same decoded value.
+protocol JSONWritable {
+    func write(to json: inout JSONWriter)
+}
+
+extension JSONWritable {
+    /// The value as JSON bytes.
+    var jsonBytes: [UInt8] {
+        var json = JSONWriter()
+        write(to: &json)
+        return json.bytes
+    }
+
+    /// The value as a JSON string.
+    var jsonString: String { String(decoding: jsonBytes, as: UTF8.self) }
+}
+
+extension JSONWriter {
+    mutating func field(_ name: StaticString, _ value: (some JSONWritable)?) {
+        guard let value else { return }
+        key(name)
+        value.write(to: &self)
+    }
+
+    mutating func field(_ name: StaticString, _ values: [some JSONWritable]) {
+        key(name)
+        beginArray()
+        for value in values { value.write(to: &self) }
+        endArray()
+    }
+}
+
+extension Response {
+    /// A JSON answer written by hand.
+    static func jsonWritten(_ value: some JSONWritable, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(value.jsonBytes))
+    }
+}
+
+extension BoardAPI.Target: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("list", list)
+        json.field("zone", zone)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Proposal: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("intent", intent)
+        json.field("op", op.rawValue)
+        json.field("reason", reason)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Run: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("count", count)
+        json.field("proposal", proposal)
+        json.field("start", start)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Variant: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("noRow", noRow)
+        json.field("runs", runs)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.TargetTable: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("copy", copy)
+        json.field("handled", handled)
+        json.field("menu", menu)
+        json.field("name", name)
+        json.field("noRow", noRow)
+        json.field("runs", runs)
+        json.field("target", target)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Table: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("targets", targets)
+        json.key("zones")
+        json.beginObject()
+        json.field("bottom", zones.bottom)
+        json.field("top", zones.top)
+        json.endObject()
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Uploads: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("maxBytes", maxBytes)
+        json.key("types")
+        json.beginArray()
+        for type in types { json.value(type) }
+        json.endArray()
+        json.endObject()
+    }
+}
+
+extension BoardAPI.BeginResponse: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("allowsMove", allowsMove)
+        json.field("announcement", announcement)
+        json.field("count", count)
+        json.field("nowhere", nowhere)
+        json.field("restricted", restricted)
+        json.field("table", table)
+        json.field("token", token)
+        json.field("uploads", uploads)
+        json.field("version", version)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Change: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("after", after)
+        json.field("html", html)
+        json.field("item", item)
+        json.field("kind", kind.rawValue)
+        json.field("list", list)
+        json.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// A list's row counts, by list id in sorted order (as `.sortedKeys` writes a dictionary).
+    mutating func field(_ name: StaticString, _ counts: [String: Int]?) {
+        guard let counts else { return }
+        key(name)
+        beginObject()
+        for (list, count) in counts.sorted(by: { $0.key < $1.key }) {
+            key(list)
+            value(count)
+        }
+        endObject()
+    }
+}
+
+extension BoardAPI.DropResponse: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("changes", changes)
+        json.field("counts", counts)
+        json.field("intent", intent)
+        json.field("message", message)
+        json.field("operation", operation.rawValue)
+        json.field("reason", reason)
+        json.field("target", target)
+        json.field("version", version)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.EndResponse: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("announcement", announcement)
+        json.field("operation", operation.rawValue)
+        json.field("target", target)
+        json.field("version", version)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.TargetResponse: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("announcement", announcement)
+        json.field("destination", destination)
+        json.field("handled", handled)
+        json.field("proposal", proposal)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.LiveChanges: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("changes", changes)
+        json.field("counts", counts)
+        json.field("version", version)
+        json.endObject()
+    }
+}
+
+extension BoardAPI.Location: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("fraction", fraction)
+        json.field("item", item)
+        json.field("row", row)
+        json.endObject()
+    }
+}
+
+/// A drop request is written only for its fingerprint (see ``BoardService/Fingerprint``).
+extension BoardAPI.DropRequest: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("copy", copy)
+        if let data {
+            json.key("data")
+            json.beginArray()
+            for pair in data {
+                json.beginArray()
+                for text in pair { json.value(text) }
+                json.endArray()
+            }
+            json.endArray()
+        }
+        if let files {
+            json.key("files")
+            json.beginArray()
+            for file in files {
+                if let file { json.value(file) } else { json.null() }
+            }
+            json.endArray()
+        }
+        json.field("location", location)
+        json.field("op", op)
+        json.field("shown", shown?.rawValue)
+        json.field("target", target)
+        json.field("version", version)
+        json.endObject()
+    }
+}
+
+extension BoardService.Fingerprint: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("request", request)
+        json.field("token", token)
+        json.endObject()
+    }
+}
