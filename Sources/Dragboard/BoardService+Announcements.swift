@@ -11,10 +11,17 @@ extension BoardService {
             let lists = try tx.lists()
             var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
             for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
-            for case let id? in response.table.targets.map(\.target.list) where names[id] == nil {
-                names[id] = try titledList(id, tx: tx)?.title
+            // A target that is no list of the board is a container's contents, named by the
+            // container (as ``titledList(_:tx:)`` names it, with the lists already read).
+            let listIDs = Set(lists.map(\.id))
+            func container(_ id: String) -> ItemRecord? {
+                guard let item = try? tx.item(id), item.containerID == nil, kit.hasContentsList(item.kind), listIDs.contains(item.listID) else { return nil }
+                return item
             }
-            if let container = try contentsListContainer(request.list, tx: tx) {
+            for case let id? in response.table.targets.map(\.target.list) where names[id] == nil {
+                names[id] = container(id)?.title
+            }
+            if let container = container(request.list) {
                 let titles = try request.items.map { try tx.item($0).title }
                 let position = (try known ?? tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
                 return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(container.listID, container.id), in: container.title), titles)

@@ -14,10 +14,11 @@ extension BoardService {
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
         if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
-        if let container = try contentsListContainer(request.list, board: board) {
-            return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
-        }
-        let (version, list, rowCount, dragged, targets) = try store.read(board: board) { tx in
+        // One read finds the source (an open container's contents first, as before) and, for a
+        // list, everything the drag needs.
+        enum Source { case container(ItemRecord), list(Int, ListRecord, Int, [Int: BoardItem], DropTargets) }
+        let source = try store.read(board: board) { tx -> Source in
+            if let container = try contentsListContainer(request.list, tx: tx) { return .container(container) }
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
@@ -27,7 +28,12 @@ extension BoardService {
             // refusal, never a trap.
             let rows = Dictionary(dragged, uniquingKeysWith: { first, _ in first })
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
-            return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets(kit))
+            return .list(tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets(kit))
+        }
+        let (version, list, rowCount, dragged, targets): (Int, ListRecord, Int, [Int: BoardItem], DropTargets)
+        switch source {
+        case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
+        case let .list(found): (version, list, rowCount, dragged, targets) = found
         }
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
