@@ -33,7 +33,7 @@ extension BoardService {
         let (version, list, rowCount, dragged, targets): (Int, ListRecord, Int, [Int: BoardItem], DropTargets)
         switch source {
         case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
-        case let .list(found): (version, list, rowCount, dragged, targets) = found
+        case let .list(atVersion, found, count, rows, reached): (version, list, rowCount, dragged, targets) = (atVersion, found, count, rows, reached)
         }
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
