@@ -33,7 +33,7 @@ extension BoardStore {
         // Cached statements: this runs inside every drop's write transaction, which holds up the next batch.
         try db.cachedStatement(sql: "DELETE FROM undoEntry WHERE owner = ? AND undone = 1").execute(arguments: [owner])
         guard !journal.overflowed, !journal.changes.isEmpty else { return }
-        let encoded = String(decoding: try JSONEncoder().encode(journal.changes), as: UTF8.self)
+        let encoded = try UndoChange.encoded(journal.changes)
         try db.cachedStatement(sql: "INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [owner, board, journal.actionName, encoded, now])
         try db.cachedStatement(sql: """
