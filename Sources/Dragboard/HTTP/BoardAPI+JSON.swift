@@ -8,12 +8,16 @@ import MicroHTTP
 /// sorted order, nil optionals left out); the tests hold the two to the same decoded value.
 protocol JSONWritable {
     func write(to json: inout JSONWriter)
+    /// About how many bytes the JSON takes, so the buffer is allocated once.
+    var expectedJSONSize: Int { get }
 }
 
 extension JSONWritable {
+    var expectedJSONSize: Int { 256 }
+
     /// The value as JSON bytes.
     var jsonBytes: [UInt8] {
-        var json = JSONWriter()
+        var json = JSONWriter(capacity: expectedJSONSize)
         write(to: &json)
         return json.bytes
     }
@@ -122,6 +126,9 @@ extension BoardAPI.Uploads: JSONWritable {
 }
 
 extension BoardAPI.BeginResponse: JSONWritable {
+    /// A proposal table takes a few hundred bytes per target.
+    var expectedJSONSize: Int { 512 + 384 * table.targets.count }
+
     func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("allowsMove", allowsMove)
@@ -164,6 +171,9 @@ extension JSONWriter {
 }
 
 extension BoardAPI.DropResponse: JSONWritable {
+    /// The rows' HTML, once rendered, is most of it.
+    var expectedJSONSize: Int { 384 + changes.reduce(0) { $0 + 96 + ($1.html?.utf8.count ?? 0) } }
+
     func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("changes", changes)
