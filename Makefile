@@ -57,7 +57,7 @@ e2e: test-deps build
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
 # products; `swift test` then finds nothing left to build), then the browser tests on the built server
-# (two pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
+# (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)

@@ -10,7 +10,7 @@ import chaos  # noqa: E402
 
 
 def test_every_acknowledged_drop_survives_kill_9_and_restart():
-    result = chaos.run(duration=15, clients=4, kills=4)
+    result = chaos.run(duration=9, clients=4, kills=4)
     counts = result["counts"]
     assert counts.get("kills") == 4 and counts.get("restarts") == 4, counts
     assert counts.get("acknowledged, changed", 0) > 0, f"no drop was acknowledged: {counts}"
