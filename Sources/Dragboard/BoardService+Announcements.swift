@@ -2,30 +2,24 @@ import DragAndDrop
 import Foundation
 
 extension BoardService {
+    /// What a begin answer says: the targets' names, the pick-up words and the dragged titles.
+    struct PickUpWords {
+        var names: [String: String]
+        var spoken: String?
+        var titles: [String]
+    }
+
     /// Names the targets of a begin answer (for menus and announcements) and says what was
-    /// picked up. Reads the board's list titles and the dragged rows' titles only.
+    /// picked up. Reads the board's list titles and the dragged rows' titles only, unless the
+    /// caller read them already (`words`, in the read that found the rows).
     /// `position` is the first dragged row's index when the caller already knows it.
-    func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String, position known: Int? = nil) throws -> BoardAPI.BeginResponse {
+    func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String, position known: Int? = nil,
+                   words: PickUpWords? = nil) throws -> BoardAPI.BeginResponse {
         var response = response
-        let (names, spoken, titles) = try store.read(board: board) { tx -> ([String: String], String?, [String]) in
-            let lists = try tx.lists()
-            var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
-            for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
-            for case let id? in response.table.targets.map(\.target.list) where names[id] == nil {
-                names[id] = try titledList(id, tx: tx)?.title
-            }
-            if let container = try contentsListContainer(request.list, tx: tx) {
-                let titles = try request.items.map { try tx.item($0).title }
-                let position = (try known ?? tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
-                return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(container.listID, container.id), in: container.title), titles)
-            }
-            guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
-                let titles = request.items.compactMap { id in lists.first { $0.id == id }?.title }
-                return (names, "Picked up the list \(Announcement.names(titles)).", titles)
-            }
-            let titles = try request.items.map { try tx.item($0).title }
-            let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
-            return (names, Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title), titles)
+        let targetLists = response.table.targets.compactMap(\.target.list)
+        let (names, spoken, titles) = try words.map { ($0.names, $0.spoken, $0.titles) } ?? store.read(board: board) { tx in
+            let words = try pickUpWords(targetLists: targetLists, request: request, position: known, tx: tx)
+            return (words.names, words.spoken, words.titles)
         }
         for index in response.table.targets.indices {
             let target = response.table.targets[index].target
@@ -42,6 +36,36 @@ extension BoardService {
         response.announcement = spoken
         if !response.table.targets.contains(where: { $0.menu != nil }) { response.nowhere = Announcement.nowhere(titles) }
         return response
+    }
+
+    /// The targets' names (`targetLists`: the ids of the list targets), the pick-up words and
+    /// the dragged rows' titles, read in `tx`.
+    func pickUpWords(targetLists: [String], request: BoardAPI.BeginRequest, position known: Int?, tx: BoardTransaction) throws -> PickUpWords {
+        let lists = try tx.lists()
+        var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
+        // A target that is no list of the board is a container's contents, named by the
+        // container (as ``titledList(_:tx:)`` names it, with the lists already read).
+        let listIDs = Set(lists.map(\.id))
+        func container(_ id: String) -> ItemRecord? {
+            guard let item = try? tx.item(id), item.containerID == nil, kit.hasContentsList(item.kind), listIDs.contains(item.listID) else { return nil }
+            return item
+        }
+        for id in targetLists where names[id] == nil {
+            names[id] = container(id)?.title
+        }
+        if let container = container(request.list) {
+            let titles = try request.items.map { try tx.item($0).title }
+            let position = (try known ?? tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
+            return PickUpWords(names: names, spoken: Announcement.pickedUp(titles, position: position, of: try tx.rowCount(container.listID, container.id), in: container.title), titles: titles)
+        }
+        guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
+            let titles = request.items.compactMap { id in lists.first { $0.id == id }?.title }
+            return PickUpWords(names: names, spoken: "Picked up the list \(Announcement.names(titles)).", titles: titles)
+        }
+        let titles = try request.items.map { try tx.item($0).title }
+        let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
+        return PickUpWords(names: names, spoken: Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title), titles: titles)
     }
 
     /// The words for a target change: the target's name, the place the rows would take (or the

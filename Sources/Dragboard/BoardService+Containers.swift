@@ -4,11 +4,7 @@ import Foundation
 /// Containers whose contents are lists of their own: drags that start inside one, drops into one
 /// at an index, and the container a move took rows out of, shown again with its new contents.
 extension BoardService {
-    /// The container row named `id` on `board`, when its contents are a list of their own.
-    func contentsListContainer(_ id: String, board: String) throws -> ItemRecord? {
-        try store.read(board: board) { tx in try contentsListContainer(id, tx: tx) }
-    }
-
+    /// The container row named `id` on the board `tx` reads, when its contents are a list of their own.
     func contentsListContainer(_ id: String, tx: BoardTransaction) throws -> ItemRecord? {
         guard let item = try? tx.item(id), item.containerID == nil, kit.hasContentsList(item.kind),
               try tx.lists().contains(where: { $0.id == item.listID }) else { return nil }

@@ -14,19 +14,21 @@ extension BoardService {
         var location = try request.location?.dropLocation ?? .noRow
         // Made before the write (encoding and hashing the request is the costliest part of the
         // record), so it never holds up the operations of the batch this drop commits in.
-        let fingerprint = BoardStore.fingerprint(of: Array(((try? Self.json(Fingerprint(token: token, request: request))) ?? "").utf8))
+        let fingerprint = BoardStore.fingerprint(of: Fingerprint(token: token, request: request).jsonBytes)
         var changed = false
         var storedFiles: [URL] = []
         let result: OperationResult
         // The board of the window the drop happens in (a retry of a drop whose session has
         // ended is answered from its record, whatever board is named here).
         let board = (try? sessions.entry(token, owner: owner))?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
+        // The answer as the transaction made it, so the rendering need not parse it back from its record.
+        let fresh = Mutex<BoardAPI.DropResponse?>(nil)
         do {
             // The rows' HTML and the answer's JSON are made after the commit (`committed`), in a
             // read of exactly what it committed: the write transaction holds only the change, its
             // undo entry and its operation record (kept without HTML).
             result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint, stored: { $0 }, prepare: { _ in },
-                                       committed: { [self] tx, stored in try rendered(stored, tx: tx) }) { tx in
+                                       committed: { [self] tx, stored in try rendered(stored, tx: tx, fresh: fresh.withLock { $0 }) }) { tx in
                 let entry = try sessions.entry(token, owner: owner)
                 tx.recordUndo(for: Self.historyOwner(owner), actionName: "")
                 try fill(entry.payload, from: request)
@@ -57,7 +59,8 @@ extension BoardService {
                                                          counts: changed ? try counts(applied.changes, tx: tx) : nil)
                     }
                     engine = working
-                    return try Self.json(response)
+                    fresh.withLock { $0 = response }
+                    return response.jsonString
                 }
             }
         } catch {
@@ -85,7 +88,7 @@ extension BoardService {
     }
 
     /// What makes two drop requests the same operation.
-    private struct Fingerprint: Encodable {
+    struct Fingerprint: Encodable {
         var token: String
         var request: BoardAPI.DropRequest
     }

@@ -5,8 +5,9 @@ extension BoardService {
     /// small whatever the rows hold) with its rows rendered as `tx` sees them: just after the
     /// drop's commit, or now for a replay. A row that is gone since is left out: the browser's
     /// catch-up (`/api/board`) shows the rest.
-    func rendered(_ stored: String, tx: BoardTransaction) throws -> String {
-        guard var response = try? JSONDecoder().decode(BoardAPI.DropResponse.self, from: Data(stored.utf8)) else { return stored }
+    /// `fresh`: the answer `stored` was written from, when the caller still has it (not for a replay).
+    func rendered(_ stored: String, tx: BoardTransaction, fresh: BoardAPI.DropResponse? = nil) throws -> String {
+        guard var response = fresh ?? (try? JSONDecoder().decode(BoardAPI.DropResponse.self, from: Data(stored.utf8))) else { return stored }
         response.changes = try response.changes.compactMap { change -> BoardAPI.Change? in
                 var change = change
                 switch change.kind {
@@ -22,6 +23,6 @@ extension BoardService {
                 }
                 return change
         }
-        return try Self.json(response)
+        return response.jsonString
     }
 }

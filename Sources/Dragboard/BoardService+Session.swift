@@ -14,10 +14,11 @@ extension BoardService {
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
         if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
-        if let container = try contentsListContainer(request.list, board: board) {
-            return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
-        }
-        let (version, list, rowCount, dragged, targets) = try store.read(board: board) { tx in
+        // One read finds the source (an open container's contents first, as before) and, for a
+        // list, everything the drag and its answer need.
+        enum Source { case container(ItemRecord), list(Int, ListRecord, Int, [Int: BoardItem], DropTargets, PickUpWords) }
+        let source = try store.read(board: board) { tx -> Source in
+            if let container = try contentsListContainer(request.list, tx: tx) { return .container(container) }
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
@@ -27,21 +28,31 @@ extension BoardService {
             // refusal, never a trap.
             let rows = Dictionary(dragged, uniquingKeysWith: { first, _ in first })
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
-            return (tx.baseVersion, list, try tx.rowCount(in: list.id), rows, try tx.dropTargets(kit))
+            let targets = try tx.dropTargets(kit)
+            let position = rows.first { $0.value.id == request.items.first }?.key
+            let words = try pickUpWords(targetLists: targets.lists.map(\.target.id), request: request, position: position, tx: tx)
+            return .list(tx.baseVersion, list, try tx.rowCount(in: list.id), rows, targets, words)
+        }
+        let (version, list, rowCount, dragged, targets, words): (Int, ListRecord, Int, [Int: BoardItem], DropTargets, PickUpWords)
+        switch source {
+        case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
+        case let .list(atVersion, found, count, rows, reached, said): (version, list, rowCount, dragged, targets, words) = (atVersion, found, count, rows, reached, said)
         }
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
             ?? BoardDragDelegate(items: items, source: DragSource(listID: list.id, title: list.title))
         return try startDrag(from: ListTarget(id: list.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
                              version: version, request: request, owner: owner, address: address, board: board,
-                             position: dragged.first { $0.value.id == request.items.first }?.key)
+                             position: dragged.first { $0.value.id == request.items.first }?.key, words: words)
     }
 
     /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
     /// the session is kept, and the answer carries the proposal table and the pick-up words
-    /// (`position`: the first dragged row's index, when the caller has it, so it is not counted twice).
+    /// (`position`: the first dragged row's index, when the caller has it, so it is not counted twice;
+    /// `words`: the answer's words, when the caller read them with the rows, so they cost no read of their own).
     func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
-                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil) throws -> BoardAPI.BeginResponse {
+                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil,
+                   words: PickUpWords? = nil) throws -> BoardAPI.BeginResponse {
         guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
@@ -50,7 +61,7 @@ extension BoardService {
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
                                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
-                             request: request, board: board, position: position)
+                             request: request, board: board, position: position, words: words)
     }
 
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.

@@ -12,6 +12,28 @@ protocol BoardReading {
     func rowCount(in listID: String, container containerID: String) throws -> Int
     /// Whether the kit's zones are targets here.
     var hasZones: Bool { get }
+    /// Each of `lists`' top-level row count, by list id (``rowCount(in:)`` of each, by default).
+    func rowCounts(of lists: [ListRecord]) throws -> [String: Int]
+    /// Each of `lists`' container rows whose kind is one of `kinds`, in display order, with how
+    /// many rows each holds, by list id (``containerRows(in:kinds:)`` and
+    /// ``rowCount(in:container:)``, by default).
+    func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]]
+}
+
+extension BoardReading {
+    func rowCounts(of lists: [ListRecord]) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for list in lists { counts[list.id] = try rowCount(in: list.id) }
+        return counts
+    }
+
+    func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
+        var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]
+        for list in lists {
+            containers[list.id] = try containerRows(in: list.id, kinds: kinds).map { ($0, try rowCount(in: list.id, container: $0.id)) }
+        }
+        return containers
+    }
 }
 
 extension BoardSnapshot: BoardReading {
@@ -41,32 +63,29 @@ extension BoardReading {
 
     /// The page's drop targets: each list with the delegate its kind builds for it (a list of
     /// an unregistered kind takes no drops), then the kit's zones.
+    ///
+    /// Runs on every drag start and inside every drop's write transaction: the row counts and the
+    /// containers are read for all lists at once, not list by list.
     func dropTargets(_ kit: BoardKit) throws -> DropTargets {
         var targets = DropTargets()
-        for list in try listRecords() {
+        let lists = try listRecords()
+        let counts = try rowCounts(of: lists)
+        let kinds = kit.contentsListKinds
+        let containers = kinds.isEmpty ? [:] : try self.containers(of: lists.filter { kit.listKind($0.kind) != nil }, kinds: kinds)
+        for list in lists {
             guard let kind = kit.listKind(list.kind) else { continue }
-            let count = try rowCount(in: list.id)
+            let count = counts[list.id] ?? 0
             let rows = kind.dropDelegateReadsRows ? try topRows(in: list.id).map(BoardItem.init) : nil
             targets.add(ListTarget(id: list.id, rowCount: count), delegate: kind.dropDelegate(for: BoardList(record: list, rowCount: count, rows: rows)))
-            try addContainerTargets(of: list, kit, to: &targets)
+            for (row, rowCount) in containers[list.id] ?? [] {
+                let container = BoardContainer(item: BoardItem(row), list: list, rowCount: rowCount)
+                guard let delegate = kit.itemKind(row.kind).contentsDropDelegate(for: container) else { continue }
+                targets.add(ListTarget(id: row.id, rowCount: container.rowCount), delegate: delegate)
+            }
         }
         for zone in kit.zones where hasZones {
             targets.add(ZoneTarget(id: zone.id), delegate: zone.dropDelegate())
         }
         return targets
-    }
-}
-
-extension BoardReading {
-    /// Each container row of `list` whose contents are a list of their own is a target (whether
-    /// the page shows it open or closed), with the delegate its kind builds for it.
-    func addContainerTargets(of list: ListRecord, _ kit: BoardKit, to targets: inout DropTargets) throws {
-        let kinds = kit.contentsListKinds
-        guard !kinds.isEmpty else { return }
-        for row in try containerRows(in: list.id, kinds: kinds) {
-            let container = BoardContainer(item: BoardItem(row), list: list, rowCount: try rowCount(in: list.id, container: row.id))
-            guard let delegate = kit.itemKind(row.kind).contentsDropDelegate(for: container) else { continue }
-            targets.add(ListTarget(id: row.id, rowCount: container.rowCount), delegate: delegate)
-        }
     }
 }

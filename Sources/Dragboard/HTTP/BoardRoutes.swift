@@ -17,14 +17,14 @@ extension BoardService {
         router.post("/api/sessions", bodyLimit: 32 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try begin(try request.decode(BoardAPI.BeginRequest.self), owner: owner, address: request.remoteAddress),
+                return .jsonWritten(try begin(try request.decode(BoardAPI.BeginRequest.self), owner: owner, address: request.remoteAddress),
                              status: .created)
             }
         }
         router.post("/api/sessions/external", bodyLimit: 8 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try beginExternal(try request.decode(BoardAPI.ExternalRequest.self), owner: owner, address: request.remoteAddress),
+                return .jsonWritten(try beginExternal(try request.decode(BoardAPI.ExternalRequest.self), owner: owner, address: request.remoteAddress),
                              status: .created)
             }
         }
@@ -32,7 +32,7 @@ extension BoardService {
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
                 let body = request.body.isEmpty ? BoardAPI.JoinRequest(board: nil) : try request.decode(BoardAPI.JoinRequest.self)
-                return .json(try join(request.pathParameters["token"] ?? "", board: body.board, owner: owner))
+                return .jsonWritten(try join(request.pathParameters["token"] ?? "", board: body.board, owner: owner))
             }
         }
         // The bulk lane: storing an upload ends in an fsync, which must not hold a thread drops need.
@@ -50,7 +50,7 @@ extension BoardService {
         router.post("/api/sessions/:token/target", bodyLimit: 4 * 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try target(request.pathParameters["token"] ?? "", try request.decode(BoardAPI.TargetRequest.self), owner: owner))
+                return .jsonWritten(try target(request.pathParameters["token"] ?? "", try request.decode(BoardAPI.TargetRequest.self), owner: owner))
             }
         }
         router.post("/api/sessions/:token/drop", bodyLimit: 256 * 1024) { [self] request in
@@ -63,7 +63,7 @@ extension BoardService {
         router.post("/api/sessions/:token/end", bodyLimit: 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .json(try end(request.pathParameters["token"] ?? "", owner: owner))
+                return .jsonWritten(try end(request.pathParameters["token"] ?? "", owner: owner))
             }
         }
     }

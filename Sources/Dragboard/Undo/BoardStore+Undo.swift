@@ -30,14 +30,15 @@ extension BoardStore {
     /// the newest ``undoLimit`` entries are kept.
     static func recordUndo(_ journal: UndoJournal, board: String, db: Database, at now: Date) throws {
         guard let owner = journal.owner else { return }
-        try db.execute(sql: "DELETE FROM undoEntry WHERE owner = ? AND undone = 1", arguments: [owner])
+        // Cached statements: this runs inside every drop's write transaction, which holds up the next batch.
+        try db.cachedStatement(sql: "DELETE FROM undoEntry WHERE owner = ? AND undone = 1").execute(arguments: [owner])
         guard !journal.overflowed, !journal.changes.isEmpty else { return }
-        let encoded = String(decoding: try JSONEncoder().encode(journal.changes), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [owner, board, journal.actionName, encoded, now])
-        try db.execute(sql: """
+        let encoded = try UndoChange.encoded(journal.changes)
+        try db.cachedStatement(sql: "INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [owner, board, journal.actionName, encoded, now])
+        try db.cachedStatement(sql: """
             DELETE FROM undoEntry WHERE owner = ? AND seq <= (SELECT seq FROM undoEntry WHERE owner = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
-            """, arguments: [owner, owner, undoLimit])
+            """).execute(arguments: [owner, owner, undoLimit])
     }
 
     /// Forgets undo entries older than `date`; returns how many.
