@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES   := chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
+TEST_PACKAGES   := gcc libc6-dev chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
 PYTHON          ?= python3
 VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -56,11 +56,13 @@ e2e: test-deps build
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
-# products; `swift test` then finds nothing left to build), then the browser tests on the built server
+# products; `swift test` then finds nothing left to build), the bench's C drop client against a real server,
+# then the browser tests on the built server
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # In process (the router called directly), then over real sockets against the release server
