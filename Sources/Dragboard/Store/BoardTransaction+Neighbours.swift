@@ -35,12 +35,13 @@ extension BoardTransaction {
                                   bound: OrderBound(pos: item.pos, id: item.id), changes: db.totalChangesCount)
     }
 
-    /// The top-level rows of `listID` whose kind is one of `kinds`, in display order.
+    /// The top-level rows of `listID` whose kind is one of `kinds`, in display order (through
+    /// `item_kind`, as ``containers(of:kinds:)`` explains).
     func containerRows(in listID: String, kinds: [String]) throws -> [ItemRecord] {
         guard !kinds.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
         return try StoreQueries.fetchItems(db, """
-            SELECT \(StoreQueries.itemColumns) FROM item
+            SELECT \(StoreQueries.itemColumns) FROM item INDEXED BY item_kind
             WHERE listID = ? AND containerID IS NULL AND kind IN (\(marks)) ORDER BY pos, id
             """, StatementArguments([listID] + kinds))
     }
