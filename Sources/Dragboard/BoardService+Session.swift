@@ -14,10 +14,9 @@ extension BoardService {
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
         if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
-        // One read finds the source (an open container's contents first, as before) and, for a
-        // list, everything the drag and its answer need.
-        enum Source { case container(ItemRecord), list(Int, ListRecord, Int, [Int: BoardItem], DropTargets, PickUpWords) }
-        let source = try store.read(board: board) { tx -> Source in
+        // One read finds the source (an open container's contents first) and, for a list,
+        // everything the drag and its answer need.
+        let source = try store.read(board: board) { tx -> ListDragSource in
             if let container = try contentsListContainer(request.list, tx: tx) { return .container(container) }
             guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
@@ -31,19 +30,37 @@ extension BoardService {
             let targets = try tx.dropTargets(kit)
             let position = rows.first { $0.value.id == request.items.first }?.key
             let words = try pickUpWords(targetLists: targets.lists.map(\.target.id), request: request, position: position, tx: tx)
-            return .list(tx.baseVersion, list, try tx.rowCount(in: list.id), rows, targets, words)
+            return .list(ListDragStart(version: tx.baseVersion, list: list, rowCount: try tx.rowCount(in: list.id), dragged: rows,
+                                       targets: targets, position: position, words: words))
         }
-        let (version, list, rowCount, dragged, targets, words): (Int, ListRecord, Int, [Int: BoardItem], DropTargets, PickUpWords)
+        let start: ListDragStart
         switch source {
         case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
-        case let .list(atVersion, found, count, rows, reached, said): (version, list, rowCount, dragged, targets, words) = (atVersion, found, count, rows, reached, said)
+        case .list(let found): start = found
         }
-        let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
-        let delegate = kit.listKind(list.kind)?.dragDelegate(for: list, items: items)
-            ?? BoardDragDelegate(items: items, source: DragSource(listID: list.id, title: list.title))
-        return try startDrag(from: ListTarget(id: list.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
-                             version: version, request: request, owner: owner, address: address, board: board,
-                             position: dragged.first { $0.value.id == request.items.first }?.key, words: words)
+        let items = start.dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
+        let delegate = kit.listKind(start.list.kind)?.dragDelegate(for: start.list, items: items)
+            ?? BoardDragDelegate(items: items, source: DragSource(listID: start.list.id, title: start.list.title))
+        return try startDrag(from: ListTarget(id: start.list.id, rowCount: start.rowCount), rows: Array(start.dragged.keys), delegate: delegate,
+                             targets: start.targets, version: start.version, request: request, owner: owner, address: address, board: board,
+                             position: start.position, words: start.words)
+    }
+
+    /// Where a drag starts: an open container's contents, or a list with all a drag from it needs.
+    private enum ListDragSource {
+        case container(ItemRecord)
+        case list(ListDragStart)
+    }
+
+    /// What one read gives a drag from a list: its rows by index, the targets and the answer's words.
+    private struct ListDragStart {
+        var version: Int
+        var list: ListRecord
+        var rowCount: Int
+        var dragged: [Int: BoardItem]
+        var targets: DropTargets
+        var position: Int?
+        var words: PickUpWords
     }
 
     /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
