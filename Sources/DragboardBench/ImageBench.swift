@@ -13,11 +13,12 @@ enum ImageBench {
 
     static func run(root: URL) async throws {
         print("== Dropped images: upload (streamed to disk) + drop into the image well ==")
-        let (service, router, directory) = try await BoardBench.makeBoard(rows: 10, root: root)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let chunk = [UInt8](repeating: 0x42, count: 64 * 1024)
         let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
         for (label, size, count) in [("100 KB", 100 * 1024, 200), ("10 MB", 10 * 1024 * 1024, 12)] {
+            // A board of its own for each size: the well keeps at most 200 images (the default quota).
+            let (service, router, directory) = try await BoardBench.makeBoard(rows: 10, root: root)
+            defer { try? FileManager.default.removeItem(at: directory) }
             let before = peakMemoryKB()
             var samples: [Duration] = []
             let clock = ContinuousClock()

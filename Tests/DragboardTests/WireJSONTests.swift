@@ -90,6 +90,12 @@ import Testing
 
     /// A drop's fingerprint is the same bytes as before it was written by hand: a retry of a drop
     /// recorded by an earlier server still answers its record.
+    @Test(arguments: hostile) func undoStates(title: String) throws {
+        try Self.expectSame(UndoState())
+        try Self.expectSame(UndoState(undoActionName: "Move \(title)"))
+        try Self.expectSame(UndoState(undoActionName: "Move \(title)", redoActionName: title))
+    }
+
     @Test(arguments: hostile) func aDropRequestsFingerprint(title: String) throws {
         let requests = [
             BoardAPI.DropRequest(op: "op-1", version: 3, target: .init(.list("todo")), location: nil),

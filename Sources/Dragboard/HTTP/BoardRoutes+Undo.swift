@@ -31,8 +31,8 @@ extension BoardService {
         router.get("/api/undo") { [self] request in
             try Self.mapped {
                 let board = try request.query["board"].map { try Self.id($0, "board") }
-                guard let browser = request.cookies[RequestGuard.cookieName] else { return .json(UndoState()) }
-                return .json(try undoState(browser: browser, board: board))
+                guard let browser = request.cookies[RequestGuard.cookieName] else { return .jsonWritten(UndoState()) }
+                return .jsonWritten(try undoState(browser: browser, board: board))
             }
         }
     }
