@@ -23,10 +23,11 @@ OUTCOMES = ("passed", "failed", "errors", "skipped")
 
 def weight(path: pathlib.Path) -> int:
     """A file's share of the work: its number of tests, each test of the cross-engine group once per
-    engine (the group's module fixture is parametrised by engine; other parametrised tests count once)."""
+    engine (the group's module fixture is parametrised by engine; other parametrised tests count once)
+    plus about two tests' time for starting each engine (Firefox under Xvfb alone takes ~10 s)."""
     text = path.read_text()
     tests = max(1, len(re.findall(r"^def test_", text, flags=re.M)))
-    return tests * 3 if "params=ENGINES" in text else tests
+    return tests * 3 + 3 * 2 if "params=ENGINES" in text else tests
 
 
 def split(files: list[pathlib.Path], processes: int) -> list[list[pathlib.Path]]:
