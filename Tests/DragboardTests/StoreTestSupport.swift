@@ -54,3 +54,11 @@ struct TempStore {
         }
     }
 }
+
+/// The SQLite engine's parts, for tests that look at the file itself (plans, pragmas, batches).
+extension BoardStore {
+    var sqlite: SQLiteEngine { engine as! SQLiteEngine }
+    var dbPool: DatabasePool { sqlite.dbPool }
+    var groupCommit: GroupCommit { sqlite.groupCommit }
+    static var migrator: DatabaseMigrator { SQLiteEngine.migrator }
+}

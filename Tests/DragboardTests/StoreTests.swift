@@ -7,7 +7,7 @@ import Testing
     @Test func opensInWALWithFullSync() throws {
         let t = try TempStore()
         defer { t.remove() }
-        let settings = try t.store.durabilitySettings()
+        let settings = try #require(try t.store.durabilitySettings())
         #expect(settings.journalMode == "wal")
         #expect(settings.synchronous == 2)  // FULL
         #expect(FileManager.default.fileExists(atPath: t.path + "-wal"))
@@ -336,8 +336,8 @@ import Testing
         #expect(try reopened.items(["b"])[0].title == "Bea")
         let replay = try reopened.perform(operationID: "kept", fingerprint: "F") { _ in "other" }
         #expect(replay == OperationResult(response: "R", version: result.version, replayed: true))
-        #expect(try reopened.durabilitySettings().synchronous == 2)
-        #expect(try reopened.durabilitySettings().journalMode == "wal")
+        #expect(try reopened.durabilitySettings()?.synchronous == 2)
+        #expect(try reopened.durabilitySettings()?.journalMode == "wal")
     }
 
     @Test func concurrentOperationsFromManyThreadsAreSerialised() throws {

@@ -137,7 +137,7 @@ struct BoardFacts: Equatable {
 
     static func read(_ store: BoardStore) throws -> BoardFacts {
         try store.dbPool.read { db in
-            BoardFacts(version: try StoreQueries.version(db, board: BoardStore.defaultBoardID), itemCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
+            BoardFacts(version: try StoreQueries.version(SQLiteConnection(db), board: BoardStore.defaultBoardID), itemCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
         }
     }
 
@@ -212,4 +212,9 @@ enum CrashNote {
         bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
         length = bytes.count
     }
+}
+
+/// The SQLite engine's connection pool, for tests that read the file directly.
+extension BoardStore {
+    var dbPool: DatabasePool { (engine as! SQLiteEngine).dbPool }
 }

@@ -180,7 +180,7 @@ struct FuzzChecker {
         var problems: [String] = []
         for case let change as [String: Any] in changes {
             guard let kind = change["kind"] as? String, let id = change["item"] as? String else { problems.append("change \(change) has no kind or item"); continue }
-            let stored = try store.dbPool.read { try StoreQueries.item($0, id) }
+            let stored = try store.dbPool.read { try StoreQueries.item(SQLiteConnection($0), id) }
             switch kind {
             case "insert":
                 guard let stored else { problems.append("inserted \(BoardFacts.show(id)) is not in the store"); continue }

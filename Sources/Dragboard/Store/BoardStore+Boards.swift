@@ -22,8 +22,8 @@ public struct BoardRecord: Sendable, Equatable {
 extension BoardStore {
     /// Every board, newest activity first (ties by id).
     public func boards() throws -> [BoardRecord] {
-        try dbPool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, version, activity FROM board ORDER BY activity DESC, id").map {
+        try engine.read { db in
+            try db.rows(sql: "SELECT id, title, version, activity FROM board ORDER BY activity DESC, id").map {
                 BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
             }
         }
@@ -31,8 +31,8 @@ extension BoardStore {
 
     /// The board with this id, if it exists.
     public func board(_ id: String) throws -> BoardRecord? {
-        try dbPool.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [id]).map {
+        try engine.read { db in
+            try db.row(sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [id]).map {
                 BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
             }
         }
@@ -45,7 +45,7 @@ extension BoardStore {
     public func createBoard(id: String, title: String, operationID: String, fingerprint: @autoclosure () -> String,
                             _ body: (BoardTransaction) throws -> String) throws -> OperationResult {
         try perform(board: id, operationID: operationID, fingerprint: fingerprint(), stored: { $0 }, prepare: { db in
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [id]) == nil else {
+            guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [id]) == nil else {
                 throw StoreError.invalid("board \(id) already exists")
             }
             try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, 0, ?)",
@@ -63,7 +63,7 @@ extension BoardStore {
 extension BoardTransaction {
     /// This board's record.
     public func board() throws -> BoardRecord {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [boardID]) else {
+        guard let row = try db.row(sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [boardID]) else {
             throw StoreError.unknownBoard(boardID)
         }
         return BoardRecord(id: row[0], title: row[1], version: row[2], activity: row[3])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 extension BoardStore {
@@ -48,7 +47,7 @@ extension BoardStore {
         operationID: String,
         fingerprint: @autoclosure () -> String,
         stored: (String) -> String,
-        prepare: (Database) throws -> Void,
+        prepare: (any SQLConnection) throws -> Void,
         committed render: (@Sendable (BoardTransaction, String) throws -> String)? = nil,
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
@@ -59,13 +58,13 @@ extension BoardStore {
         // Runs on whichever thread commits the batch while this one waits in `submit`: the
         // submitter's task-local values (whose undo history a change goes to) go along.
         let undoOwner = UndoContext.owner
-        func run(_ db: Database, isLast: Bool) throws {
+        func run(_ db: any SQLConnection, rendersAfterCommit: Bool) throws {
             let (result, changed) = try UndoContext.$owner.withValue(undoOwner) {
                 try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
             }
             if let render, changed || result.replayed {
                 renders = true
-                if isLast {
+                if rendersAfterCommit {
                     rendering.pending = result.response
                 } else {
                     // Operations after this one in the batch may change the same rows before the
@@ -78,18 +77,18 @@ extension BoardStore {
             output = result
         }
         try withoutActuallyEscaping(run) { run in
-            let operation = GroupCommit.Operation(run: run, committed: { _ in
+            let operation = GroupCommit.Operation(board: board, run: run, committed: {
                 guard let render, let response = rendering.pending else { return }
                 // A reader that sees exactly what was just committed takes the rendering; the
                 // writer is free for the next batch as soon as that reader holds its snapshot.
-                self.dbPool.asyncConcurrentRead { connection in
+                self.engine.readCommitted { connection in
                     rendering.complete(Result {
                         let db = try connection.get()
                         return try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), response)
                     })
                 }
             })
-            groupCommit.submit(operation)
+            engine.commit(operation)
             operation.finish()
             if let failure = operation.failure { throw failure }
         }
@@ -101,33 +100,34 @@ extension BoardStore {
     /// One operation inside a batch's transaction, in a savepoint of its own: a throw rolls back
     /// this operation alone (its changes and its record), never the others of the batch.
     private func apply(board: String, operationID: String, fingerprint: () -> String, stored: (String) -> String,
-                       prepare: (Database) throws -> Void, _ body: (BoardTransaction) throws -> String,
-                       db: Database) throws -> (OperationResult, changed: Bool) {
+                       prepare: (any SQLConnection) throws -> Void, _ body: (BoardTransaction) throws -> String,
+                       db: any SQLConnection) throws -> (OperationResult, changed: Bool) {
         var result: OperationResult?
         var changed = false
         try db.inSavepoint {
             let lookup = try db.cachedStatement(
                 sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
-            if let row = try Row.fetchOne(lookup, arguments: [operationID]) {
+            if let row = try lookup.row(arguments: [operationID]) {
                 guard (row[0] as String) == fingerprint() else {
                     throw StoreError.operationReused(operationID)
                 }
                 result = OperationResult(response: row[1], version: row[2], replayed: true)
-                return .commit
+                return
             }
             try prepare(db)
             let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
             let response = try body(tx)
             guard tx.hasChanges else {
                 result = OperationResult(response: response, version: tx.baseVersion, replayed: false)
-                return .commit
+                return
             }
             let now = Date()
             try Self.setVersion(db, tx.newVersion, board: board, at: now)
             var departures: [OperationResult.Departure] = []
             for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
-                let version = try StoreQueries.version(db, board: other) + 1
-                try Self.setVersion(db, version, board: other, at: now)
+                // Read and raised in one statement: another instance may be changing that board
+                // right now, and its lock (not this transaction's snapshot) decides the order.
+                let version = try Self.advanceVersion(db, board: other, at: now)
                 departures.append(.init(board: other, version: version, items: items))
             }
             if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
@@ -141,7 +141,7 @@ extension BoardStore {
             }
             result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
             changed = true
-            return .commit
+            return
         }
         guard let result else { throw StoreError.invalid("transaction produced no result") }
         return (result, changed)
@@ -157,10 +157,9 @@ extension BoardStore {
     /// contents; containers must have explicit ids). Does nothing if any list exists.
     /// Seeding commits as one changing operation (version 0 → 1).
     public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
-        try dbPool.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
+        try engine.write { db in
                 let board = Self.defaultBoardID
-                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list WHERE boardID = ?", arguments: [board]) == 0 else { return .commit }
+                guard try db.fetchOne(Int.self, sql: "SELECT COUNT(*) FROM list WHERE boardID = ?", arguments: [board]) == 0 else { return }
                 let base = try StoreQueries.version(db, board: board)
                 let tx = BoardTransaction(db: db, boardID: board, baseVersion: base)
                 for (list, _) in lists {
@@ -182,8 +181,6 @@ extension BoardStore {
                     }
                 }
                 if !lists.isEmpty { try Self.setVersion(db, base + 1, board: board, at: nil) }
-                return .commit
-            }
         }
     }
 
@@ -191,16 +188,25 @@ extension BoardStore {
     /// operations); returns how many were removed.
     @discardableResult
     public func pruneOperations(olderThan date: Date) throws -> Int {
-        try dbPool.write { db in
+        try engine.write { db in
             try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [date])
             return db.changesCount
         }
     }
 
     /// Sets a board's version and, when `date` is given, its last activity.
-    static func setVersion(_ db: Database, _ version: Int, board: String, at date: Date?) throws {
+    static func setVersion(_ db: any SQLConnection, _ version: Int, board: String, at date: Date?) throws {
         try db.cachedStatement(sql: "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?")
             .execute(arguments: [version, date?.timeIntervalSince1970, board])
+    }
+
+    /// Raises a board's version by one and sets its last activity; returns the new version.
+    static func advanceVersion(_ db: any SQLConnection, board: String, at date: Date) throws -> Int {
+        guard let version = try db.fetchOne(Int.self, sql: "UPDATE board SET version = version + 1, activity = ? WHERE id = ? RETURNING version",
+                                            arguments: [date.timeIntervalSince1970, board]) else {
+            throw StoreError.unknownBoard(board)
+        }
+        return version
     }
 }
 

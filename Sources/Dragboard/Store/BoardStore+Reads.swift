@@ -9,18 +9,18 @@ extension BoardStore {
 
     /// A board's current version (0 for a new board). - Throws: ``StoreError/unknownBoard(_:)``.
     public func version(board: String = BoardStore.defaultBoardID) throws -> Int {
-        try dbPool.read { db in try StoreQueries.version(db, board: board) }
+        try engine.read { db in try StoreQueries.version(db, board: board) }
     }
 
     /// A board's lists ordered by `position, id`.
     public func lists(board: String = BoardStore.defaultBoardID) throws -> [ListRecord] {
-        try dbPool.read { db in try StoreQueries.lists(db, board: board) }
+        try engine.read { db in try StoreQueries.lists(db, board: board) }
     }
 
     /// Top-level rows of a list of `board` in display order.
     /// - Throws: ``StoreError/unknownList(_:)``, also for a list of another board.
     public func rows(in listID: String, board: String = BoardStore.defaultBoardID) throws -> [ItemRecord] {
-        try dbPool.read { db in
+        try engine.read { db in
             try StoreQueries.requireList(db, listID, board: board)
             return try StoreQueries.rows(db, listID: listID, containerID: nil)
         }
@@ -29,7 +29,7 @@ extension BoardStore {
     /// Items inside a container row in display order.
     /// - Throws: ``StoreError/unknownItem(_:)`` if the container does not exist.
     public func contents(of containerID: String) throws -> [ItemRecord] {
-        try dbPool.read { db in
+        try engine.read { db in
             _ = try StoreQueries.requireItem(db, containerID)
             return try StoreQueries.contents(db, of: containerID)
         }
@@ -38,12 +38,12 @@ extension BoardStore {
     /// The items with these ids, in the given order.
     /// - Throws: ``StoreError/unknownItem(_:)`` for the first missing id.
     public func items(_ ids: [String]) throws -> [ItemRecord] {
-        try dbPool.read { db in try ids.map { try StoreQueries.requireItem(db, $0) } }
+        try engine.read { db in try ids.map { try StoreQueries.requireItem(db, $0) } }
     }
 
     /// Items of `board` changed by operations committed after `version` (deleted items are not reported).
     public func changedSince(_ version: Int, board: String = BoardStore.defaultBoardID) throws -> [ItemRecord] {
-        try dbPool.read { db in try StoreQueries.changedSince(db, version, board: board) }
+        try engine.read { db in try StoreQueries.changedSince(db, version, board: board) }
     }
 }
 

@@ -1,7 +1,7 @@
 import GRDB
 
 /// An image stored in a drop zone; its bytes live in the image folder under `id`.
-public struct ZoneImageRecord: Sendable, Equatable, Codable, FetchableRecord {
+public struct ZoneImageRecord: Sendable, Equatable, Codable {
     public var id: String
     public var zoneID: String
     public var name: String
@@ -36,7 +36,7 @@ extension BoardTransaction {
 
     /// The images rows of a list show (their payload's `image`), before the list is deleted.
     public func imagesShown(inList listID: String) throws -> [String] {
-        try String.fetchAll(db, sql: """
+        try db.fetchAll(String.self, sql: """
             SELECT DISTINCT json_extract(payload, '$.image') FROM item
             WHERE listID = ? AND json_extract(payload, '$.image') IS NOT NULL
             """, arguments: [listID])
@@ -47,7 +47,7 @@ extension BoardTransaction {
     public func forgetUnshownImages(_ ids: [String], zoneID: String) throws -> [String] {
         var forgotten: [String] = []
         for id in Set(ids).sorted() {
-            let shown = try Int.fetchOne(db, sql: "SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1", arguments: [id]) != nil
+            let shown = try db.fetchOne(Int.self, sql: "SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1", arguments: [id]) != nil
             guard !shown else { continue }
             if journal.isRecording, let state = try imageState(id), state.record.zoneID == zoneID { journal.append(.image(before: state, after: nil)) }
             try db.execute(sql: "DELETE FROM zoneImage WHERE id = ? AND zoneID = ?", arguments: [id, zoneID])
@@ -58,30 +58,39 @@ extension BoardTransaction {
 
     /// A zone's images, oldest first.
     public func images(in zoneID: String) throws -> [ZoneImageRecord] {
-        try ZoneImageRecord.fetchAll(db, sql: """
+        try db.rows(sql: """
             SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE zoneID = ? ORDER BY createdVersion, id
-            """, arguments: [zoneID])
+            """, arguments: [zoneID]).map(ZoneImageRecord.init(row:))
     }
 
     /// A zone's text, if any was stored.
     public func label(_ zoneID: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
+        try db.fetchOne(String.self, sql: "SELECT text FROM zoneLabel WHERE zoneID = ?", arguments: [zoneID])
     }
 
     /// How many images a zone keeps and their bytes.
     public func imageUsage(in zoneID: String) throws -> (count: Int, bytes: Int) {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage WHERE zoneID = ?", arguments: [zoneID])
-        return (row?[0] ?? 0, row?[1] ?? 0)
+        let row = try db.row(sql: "SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM zoneImage WHERE zoneID = ?", arguments: [zoneID])
+        guard let row else { return (0, 0) }
+        return (row[0], row[1])
     }
 
     /// How many images all zones keep together and their bytes: what the image quota counts.
     public func imageUsage() throws -> (count: Int, bytes: Int) {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM zoneImage")
-        return (row?[0] ?? 0, row?[1] ?? 0)
+        let row = try db.row(sql: "SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM zoneImage")
+        guard let row else { return (0, 0) }
+        return (row[0], row[1])
     }
 
     /// One image's record.
     public func image(_ id: String) throws -> ZoneImageRecord? {
-        try ZoneImageRecord.fetchOne(db, sql: "SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE id = ?", arguments: [id])
+        try db.row(sql: "SELECT id, zoneID, name, mimeType, size FROM zoneImage WHERE id = ?", arguments: [id]).map(ZoneImageRecord.init(row:))
+    }
+}
+
+extension ZoneImageRecord {
+    /// From a row of `id, zoneID, name, mimeType, size`.
+    init(row: SQLRow) {
+        self.init(id: row[0], zoneID: row[1], name: row[2], mimeType: row[3], size: row[4])
     }
 }

@@ -1,19 +1,17 @@
 import Foundation
-import GRDB
 import Synchronization
 
-/// Durable storage of the board: one SQLite file through GRDB.
+/// Durable storage of boards, on one of two engines (see ``StoreEngine``): a SQLite file (the
+/// embedded default) or a PostgreSQL database that several server instances share.
 ///
-/// - The file is opened in WAL mode with `synchronous=FULL`, so an
-///   acknowledged operation is on disk (both are verified at open).
-/// - All methods are synchronous and thread-safe. A `DatabasePool`: reads run
-///   concurrently on their own connections and never wait for the one writer
-///   (WAL snapshots); call them from worker threads, never while already inside
-///   a store call.
-/// - Every change goes through ``perform(operationID:fingerprint:_:)``: one
-///   savepoint per client operation, idempotent by operation id, that bumps the
-///   board version by exactly one when it changed something; operations that
-///   queue while a commit is under way share the next durable transaction.
+/// - An acknowledged operation is durable: on SQLite, WAL with `synchronous=FULL` (verified at
+///   open); on PostgreSQL, a committed transaction.
+/// - All methods are synchronous and thread-safe; reads never wait for writers. Call them from
+///   worker threads, never while already inside a store call.
+/// - Every change goes through ``perform(operationID:fingerprint:_:)``: one transaction (or
+///   savepoint) per client operation, idempotent by operation id, that bumps the board version by
+///   exactly one when it changed something. Operations on one board apply one after the other,
+///   whichever instance runs them, so a board's versions are one sequence.
 public final class BoardStore: Sendable {
     /// The board every store has from its creation: the one a database written before boards
     /// existed becomes, and the one calls that name no board mean.
@@ -23,9 +21,8 @@ public final class BoardStore: Sendable {
     /// Keys longer than this trigger a rebalance of their list or container.
     public static let maxKeyLength = 24
 
-    let dbPool: DatabasePool
-    /// Every operation's write transaction: operations that queue while one commits share the next.
-    let groupCommit: GroupCommit
+    /// The database and how it commits.
+    let engine: any StoreEngine
     /// How long an operation id is remembered: a retry within this window is answered from the
     /// record, a later one is a new operation. Records hold a hash of the request and a response
     /// without HTML (a few hundred bytes), and only operations that changed the board are kept.
@@ -33,170 +30,43 @@ public final class BoardStore: Sendable {
     /// When old operation records were last deleted.
     let pruning = Mutex(PruneSchedule())
 
-    /// Opens (or creates) the store at `path` and migrates its schema.
+    /// Opens (or creates) the SQLite store at `path` and migrates its schema.
     ///
     /// - Parameter operationRetention: How long operation ids are remembered; 24 hours by default.
     /// - Throws: a GRDB `DatabaseError` if the file cannot be opened, or
     ///   ``StoreError/invalid(_:)`` if WAL or `synchronous=FULL` did not take effect.
-    public init(path: String, operationRetention: TimeInterval = 24 * 3600) throws {
-        self.operationRetention = operationRetention
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.busyMode = .timeout(5)
-        config.label = "BoardStore"
-        // GRDB's WAL set-up switches the writer to `synchronous=NORMAL` after
-        // `prepareDatabase`, which would lose acknowledged commits on power loss:
-        // set both pragmas on every connection, and the writer's again below.
-        config.prepareDatabase { db in
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+    public convenience init(path: String, operationRetention: TimeInterval = 24 * 3600) throws {
+        try self.init(engine: SQLiteEngine(path: path), operationRetention: operationRetention)
+    }
+
+    /// Opens the store `database` names: a `postgres://user:password@host:port/dbname` URL
+    /// (PostgreSQL, shared by every instance given the same URL), or else a SQLite file path.
+    /// Creates and migrates the schema either way.
+    ///
+    /// - Throws: ``StoreError/invalid(_:)`` for a URL that does not parse, or the engine's
+    ///   error when the database cannot be reached or opened.
+    public convenience init(database: String, operationRetention: TimeInterval = 24 * 3600) throws {
+        if let url = try PostgresURL.parse(database) {
+            try self.init(engine: PostgresEngine(url: url), operationRetention: operationRetention)
+        } else {
+            try self.init(path: database, operationRetention: operationRetention)
         }
-        dbPool = try DatabasePool(path: path, configuration: config)
-        groupCommit = GroupCommit(writer: dbPool)
-        // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
-        // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
-        try dbPool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let (mode, sync) = try durabilitySettings()
-        guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
-        guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
-        try Self.migrator.migrate(dbPool)
+    }
+
+    init(engine: any StoreEngine, operationRetention: TimeInterval) throws {
+        self.engine = engine
+        self.operationRetention = operationRetention
         try pruneOperations(olderThan: Date() - operationRetention)
         try pruneUndoHistory(olderThan: Date() - Self.undoRetention)
     }
 
-    /// The SQLite journal mode and synchronous level in effect on the connection that commits
-    /// (for checks and diagnostics).
-    public func durabilitySettings() throws -> (journalMode: String, synchronous: Int) {
-        try dbPool.writeWithoutTransaction { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
-             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
-        }
-    }
+    /// Where the data lives, for logs (never with a password).
+    public var databaseDescription: String { engine.description }
 
-    /// Schema migrations, applied in order at open.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE board (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    version INTEGER NOT NULL
-                );
-                INSERT INTO board (id, version) VALUES ('main', 0);
-                CREATE TABLE list (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    title TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    position INTEGER NOT NULL
-                );
-                CREATE TABLE item (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    listID TEXT NOT NULL REFERENCES list(id) ON DELETE CASCADE,
-                    containerID TEXT REFERENCES item(id) ON DELETE CASCADE,
-                    pos TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    payload TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
-                    changedVersion INTEGER NOT NULL
-                );
-                CREATE INDEX item_order ON item(listID, containerID, pos, id);
-                CREATE INDEX item_container ON item(containerID);
-                CREATE INDEX item_changed ON item(changedVersion);
-                CREATE TABLE operation (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    response TEXT NOT NULL,
-                    version INTEGER NOT NULL,
-                    createdAt DATETIME NOT NULL
-                );
-                CREATE INDEX operation_createdAt ON operation(createdAt);
-                """)
-        }
-        migrator.registerMigration("v2-zones") { db in
-            try db.execute(sql: """
-                CREATE TABLE zoneImage (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    zoneID TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    mimeType TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    createdVersion INTEGER NOT NULL
-                );
-                CREATE INDEX zoneImage_zone ON zoneImage(zoneID, createdVersion, id);
-                CREATE TABLE zoneLabel (
-                    zoneID TEXT PRIMARY KEY NOT NULL,
-                    text TEXT NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("v3-boards") { db in
-            // The single board `main` becomes the default board; every list was on it. Migrations
-            // run with foreign keys off, so a column with a reference may get a default.
-            try db.execute(sql: """
-                ALTER TABLE board ADD COLUMN title TEXT NOT NULL DEFAULT '';
-                ALTER TABLE board ADD COLUMN activity REAL NOT NULL DEFAULT 0;
-                UPDATE board SET id = '\(defaultBoardID)' WHERE id = 'main';
-                ALTER TABLE list ADD COLUMN boardID TEXT NOT NULL DEFAULT '\(defaultBoardID)' REFERENCES board(id) ON DELETE CASCADE;
-                CREATE INDEX list_board ON list(boardID, position, id);
-                CREATE INDEX board_activity ON board(activity, id);
-                """)
-            try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [defaultBoardTitle, defaultBoardID])
-        }
-        migrator.registerMigration("v4-card-images") { db in
-            // Which rows show a stored image (a payload's `image`): so an image is forgotten
-            // when the last row showing it goes, without reading every row.
-            try db.execute(sql: "CREATE INDEX item_image ON item(json_extract(payload, '$.image')) WHERE json_extract(payload, '$.image') IS NOT NULL")
-        }
-        migrator.registerMigration("v5-undo-history") { db in
-            // Each browser's undo history: what every change it made did, row by row (see `UndoChange`).
-            try db.execute(sql: """
-                CREATE TABLE undoEntry (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    owner TEXT NOT NULL,
-                    board TEXT NOT NULL,
-                    actionName TEXT NOT NULL,
-                    changes TEXT NOT NULL,
-                    undone INTEGER NOT NULL DEFAULT 0,
-                    createdAt DATETIME NOT NULL
-                );
-                CREATE INDEX undoEntry_owner ON undoEntry(owner, board, undone, seq);
-                CREATE INDEX undoEntry_createdAt ON undoEntry(createdAt);
-                """)
-        }
-        migrator.registerMigration("v6-row-counts") { db in
-            // How many rows each list and container holds, kept by triggers in the same
-            // transaction as every change (cascades included): drag start, every target change and
-            // every drop read counts without `COUNT(*)` over lists that grow with the board.
-            // `containerID` is '' for a list's top level (a primary key column cannot be NULL).
-            try db.execute(sql: """
-                CREATE TABLE rowCount (
-                    listID TEXT NOT NULL,
-                    containerID TEXT NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (listID, containerID)
-                ) WITHOUT ROWID;
-                INSERT INTO rowCount (listID, containerID, count)
-                    SELECT listID, COALESCE(containerID, ''), COUNT(*) FROM item GROUP BY listID, containerID;
-                CREATE TRIGGER item_count_insert AFTER INSERT ON item BEGIN
-                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
-                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
-                END;
-                CREATE TRIGGER item_count_delete AFTER DELETE ON item BEGIN
-                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
-                END;
-                CREATE TRIGGER item_count_move AFTER UPDATE OF listID, containerID ON item
-                WHEN OLD.listID IS NOT NEW.listID OR OLD.containerID IS NOT NEW.containerID BEGIN
-                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
-                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
-                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
-                END;
-                CREATE TRIGGER list_count_delete AFTER DELETE ON list BEGIN
-                    DELETE FROM rowCount WHERE listID = OLD.id;
-                END;
-                CREATE INDEX item_kind ON item(listID, containerID, kind, pos, id);
-                """)
-        }
-        return migrator
+    /// The SQLite journal mode and synchronous level in effect on the connection that commits
+    /// (for checks and diagnostics); nil on PostgreSQL.
+    public func durabilitySettings() throws -> (journalMode: String, synchronous: Int)? {
+        try (engine as? SQLiteEngine)?.durabilitySettings()
     }
 }
 

@@ -65,7 +65,7 @@ extension BoardTransaction {
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
             ORDER BY \(direction.order) LIMIT ?
             """)
-        let rows = try Row.fetchAll(statement, arguments: [gap.listID, gap.containerID, start.pos, start.id, radius + moving.count + 1])
+        let rows = try statement.rows(arguments: [gap.listID, gap.containerID, start.pos, start.id, radius + moving.count + 1])
             .map { OrderBound(pos: $0[0], id: $0[1]) }
             .filter { !moving.contains($0.id) }
         return (Array(rows.prefix(radius)), rows.count > radius ? rows[radius] : nil)
@@ -78,7 +78,7 @@ extension BoardTransaction {
         let statement = try db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? ORDER BY pos, id
             """)
-        let staying = try Row.fetchAll(statement, arguments: [gap.listID, gap.containerID])
+        let staying = try statement.rows(arguments: [gap.listID, gap.containerID])
             .map { OrderBound(pos: $0[0], id: $0[1]) }
             .filter { !moving.contains($0.id) }
         let slot: Int

@@ -6,7 +6,7 @@ extension BoardTransaction {
     public func addList(_ list: ListRecord) throws -> ListRecord {
         try atomically {
             guard try StoreQueries.board(ofList: list.id, db) == nil else { throw StoreError.invalid("list \(list.id) already exists") }
-            let last = try Int.fetchOne(db, sql: "SELECT MAX(position) FROM list WHERE boardID = ?", arguments: [boardID])
+            let last = try db.fetchOne(Int.self, sql: "SELECT MAX(position) FROM list WHERE boardID = ?", arguments: [boardID])
             var added = list
             added.position = (last ?? -1) + 1
             try db.execute(sql: "INSERT INTO list (id, title, kind, position, boardID) VALUES (?, ?, ?, ?, ?)",

@@ -12,7 +12,7 @@ extension BoardTransaction {
         let statement = try db.cachedStatement(sql: """
             SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS NULL AND (pos, id) < (?, ?)
             """)
-        let index = try Int.fetchOne(statement, arguments: [listID, item.pos, item.id])
+        let index = try statement.fetchOne(Int.self, arguments: [listID, item.pos, item.id])
         if let index { remember(index, item) }
         return index
     }
@@ -23,7 +23,7 @@ extension BoardTransaction {
         let statement = try db.cachedStatement(sql: """
             SELECT COUNT(*) FROM item WHERE listID = ? AND containerID = ? AND (pos, id) < (?, ?)
             """)
-        let index = try Int.fetchOne(statement, arguments: [item.listID, containerID, item.pos, item.id])
+        let index = try statement.fetchOne(Int.self, arguments: [item.listID, containerID, item.pos, item.id])
         if let index { remember(index, item) }
         return index
     }
@@ -43,7 +43,7 @@ extension BoardTransaction {
         return try StoreQueries.fetchItems(db, """
             SELECT \(StoreQueries.itemColumns) FROM item INDEXED BY item_kind
             WHERE listID = ? AND containerID IS NULL AND kind IN (\(marks)) ORDER BY pos, id
-            """, StatementArguments([listID] + kinds))
+            """, SQLArguments([listID] + kinds))
     }
 
     /// The id of the row just before `id` in its list or container; nil when it is first.
@@ -59,7 +59,7 @@ extension BoardStore {
     /// view of one board that loads only what `body` asks for (unlike ``snapshot(board:)``,
     /// which loads everything). - Throws: ``StoreError/unknownBoard(_:)``.
     public func read<T>(board: String = BoardStore.defaultBoardID, _ body: (BoardTransaction) throws -> T) throws -> T {
-        try dbPool.read { db in
+        try engine.read { db in
             try body(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)))
         }
     }

@@ -66,7 +66,7 @@ extension BoardTransaction {
     func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
         let statement = try db.cachedStatement(
             sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
-        return try Int.fetchOne(statement, arguments: [listID, containerID ?? ""]) ?? 0
+        return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
     }
 
     /// The row at `index` in display order, or nil past the end: beside the last row whose index
@@ -81,7 +81,7 @@ extension BoardTransaction {
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
             ORDER BY pos, id LIMIT 1 OFFSET ?
             """)
-        return try Row.fetchOne(statement, arguments: [gap.listID, gap.containerID, index])
+        return try statement.row(arguments: [gap.listID, gap.containerID, index])
             .map { OrderBound(pos: $0[0], id: $0[1]) }
     }
 
@@ -116,8 +116,8 @@ extension BoardTransaction {
         var cursor = cursor
         while true {
             let row = try cursor.map {
-                try Row.fetchOne(neighbour, arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
-            } ?? Row.fetchOne(edge, arguments: [gap.listID, gap.containerID])
+                try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
+            } ?? edge.row(arguments: [gap.listID, gap.containerID])
             guard let row else { return nil }
             let found = OrderBound(pos: row[0], id: row[1])
             guard moving.contains(found.id) else { return found }

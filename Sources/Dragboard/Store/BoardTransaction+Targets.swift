@@ -27,7 +27,7 @@ extension BoardTransaction {
             """)
         let wanted = Set(lists.map(\.id))
         var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]
-        for row in try Row.fetchAll(statement, arguments: StatementArguments([boardID] + kinds)) {
+        for row in try statement.rows(arguments: SQLArguments([boardID] + kinds)) {
             let item = StoreQueries.item(from: row)
             guard wanted.contains(item.listID) else { continue }
             containers[item.listID, default: []].append((item, row[8]))

@@ -54,6 +54,6 @@ extension BoardTransaction {
             SELECT list.id, COALESCE(rowCount.count, 0) FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
             WHERE list.boardID = ? ORDER BY list.position, list.id
             """)
-        return try Row.fetchAll(statement, arguments: [boardID]).map { ($0[0], $0[1]) }
+        return try statement.rows(arguments: [boardID]).map { ($0[0], $0[1]) }
     }
 }

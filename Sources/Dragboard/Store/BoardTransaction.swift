@@ -10,7 +10,7 @@ import GRDB
 ///
 /// Rows that a mutating method changes are stamped with ``newVersion``.
 public struct BoardTransaction {
-    let db: Database
+    let db: any SQLConnection
     /// The board this operation reads and changes: its lists are the only lists it knows.
     public let boardID: String
     /// Board version before this operation.
@@ -28,7 +28,7 @@ public struct BoardTransaction {
     /// SQLite's count of changed rows when the operation began.
     private let changesAtStart: Int
 
-    init(db: Database, boardID: String, baseVersion: Int) {
+    init(db: any SQLConnection, boardID: String, baseVersion: Int) {
         self.db = db
         self.boardID = boardID
         self.baseVersion = baseVersion
@@ -95,13 +95,7 @@ public struct BoardTransaction {
 
     /// Runs `work` in a savepoint so that a throw leaves nothing half-applied.
     func atomically<T>(_ work: () throws -> T) throws -> T {
-        var result: T?
-        try db.inSavepoint {
-            result = try work()
-            return .commit
-        }
-        guard let result else { throw StoreError.invalid("savepoint produced no result") }
-        return result
+        try db.inSavepoint(work)
     }
 }
 

@@ -28,7 +28,7 @@ extension BoardStore {
     /// Writes the operation's journal as the owner's newest entry, in the operation's
     /// transaction: a new change clears the owner's redo stack (as `UndoManager` does), and only
     /// the newest ``undoLimit`` entries are kept.
-    static func recordUndo(_ journal: UndoJournal, board: String, db: Database, at now: Date) throws {
+    static func recordUndo(_ journal: UndoJournal, board: String, db: any SQLConnection, at now: Date) throws {
         guard let owner = journal.owner else { return }
         // Cached statements: this runs inside every drop's write transaction, which holds up the next batch.
         try db.cachedStatement(sql: "DELETE FROM undoEntry WHERE owner = ? AND undone = 1").execute(arguments: [owner])
@@ -44,7 +44,7 @@ extension BoardStore {
     /// Forgets undo entries older than `date`; returns how many.
     @discardableResult
     public func pruneUndoHistory(olderThan date: Date) throws -> Int {
-        try dbPool.write { db in
+        try engine.write { db in
             try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [date])
             return db.changesCount
         }
@@ -52,7 +52,7 @@ extension BoardStore {
 
     /// What `owner` can undo and redo on `board` (nil: on any board, newest first).
     public func undoState(owner: String, board: String? = nil) throws -> UndoState {
-        try dbPool.read { db in
+        try engine.read { db in
             UndoState(undoActionName: try Self.entry(db, owner: owner, board: board, redo: false)?.actionName,
                       redoActionName: try Self.entry(db, owner: owner, board: board, redo: true)?.actionName)
         }
@@ -60,7 +60,7 @@ extension BoardStore {
 
     /// How many entries `owner` has (undoable and redoable together).
     public func undoCount(owner: String) throws -> Int {
-        try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM undoEntry WHERE owner = ?", arguments: [owner]) ?? 0 }
+        try engine.read { try $0.fetchOne(Int.self, sql: "SELECT COUNT(*) FROM undoEntry WHERE owner = ?", arguments: [owner]) ?? 0 }
     }
 
     struct UndoEntry {
@@ -72,9 +72,9 @@ extension BoardStore {
 
     /// The entry an undo takes (the newest done one) or a redo takes (the oldest undone one:
     /// a new change removes undone entries, so they are always the newest).
-    static func entry(_ db: Database, owner: String, board: String?, redo: Bool) throws -> UndoEntry? {
+    static func entry(_ db: any SQLConnection, owner: String, board: String?, redo: Bool) throws -> UndoEntry? {
         let order = redo ? "seq ASC" : "seq DESC"
-        let row = try Row.fetchOne(db, sql: """
+        let row = try db.row(sql: """
             SELECT seq, board, actionName, changes FROM undoEntry
             WHERE owner = ? AND undone = ? AND (? IS NULL OR board = ?) ORDER BY \(order) LIMIT 1
             """, arguments: [owner, redo ? 1 : 0, board, board])
@@ -92,7 +92,7 @@ extension BoardStore {
     func undo(owner: String, board: String?, redo: Bool, operationID: String,
               imageAvailable: (String) -> Bool,
               respond: (BoardTransaction, UndoEffects, String) throws -> String) throws -> UndoOutcome {
-        let found = try dbPool.read { try Self.entry($0, owner: owner, board: board, redo: redo) }
+        let found = try engine.read { try Self.entry($0, owner: owner, board: board, redo: redo) }
         var taken: (entry: UndoEntry, changes: [UndoChange])?
         let fingerprint = Self.fingerprint(of: Array("\(redo ? "redo" : "undo")\u{1F}\(owner)\u{1F}\(board ?? "")".utf8))
         do {
@@ -103,13 +103,13 @@ extension BoardStore {
                 }
                 let changes = try JSONDecoder().decode([UndoChange].self, from: Data(entry.changes.utf8))
                 taken = (entry, changes)
-                let exists = try Int.fetchOne(db, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [entry.board]) != nil
+                let exists = try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [entry.board]) != nil
                 if !exists, Self.restoredBoard(changes, redo: redo) == nil {
                     throw UndoRefusal(reason: "its board was deleted by someone else since")
                 }
                 // A board that comes back must exist before the operation reads its version.
                 if let state = Self.restoredBoard(changes, redo: redo) {
-                    try db.execute(sql: "INSERT OR IGNORE INTO board (id, title, version, activity) VALUES (?, ?, ?, ?)",
+                    try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                                    arguments: [state.id, state.title, state.version, Date().timeIntervalSince1970])
                 }
             }) { tx in
@@ -123,15 +123,15 @@ extension BoardStore {
                                result: result)
         } catch let refusal as UndoRefusal {
             // It will never apply again: drop it, so the next undo reaches the change before it.
-            if let found { try dbPool.write { try $0.execute(sql: "DELETE FROM undoEntry WHERE seq = ?", arguments: [found.seq]) } }
+            if let found { try engine.write { try $0.execute(sql: "DELETE FROM undoEntry WHERE seq = ?", arguments: [found.seq]) } }
             throw StoreError.conflict("Cannot \(redo ? "redo" : "undo") “\(found?.actionName ?? "")”: \(refusal.reason); nothing was changed.")
         }
     }
 
     /// A row that came back with a new order key: every state of the owner's history that has
     /// it at its old key gets the new one, so the owner's next undo or redo finds it as expected.
-    static func rekey(_ db: Database, owner: String, _ rekeyed: [String: (old: String, new: String)]) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT seq, changes FROM undoEntry WHERE owner = ?", arguments: [owner]) {
+    static func rekey(_ db: any SQLConnection, owner: String, _ rekeyed: [String: (old: String, new: String)]) throws {
+        for row in try db.rows(sql: "SELECT seq, changes FROM undoEntry WHERE owner = ?", arguments: [owner]) {
             let seq: Int64 = row[0]
             var changes = try JSONDecoder().decode([UndoChange].self, from: Data((row[1] as String).utf8))
             var touched = false

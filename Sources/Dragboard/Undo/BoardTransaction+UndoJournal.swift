@@ -22,7 +22,7 @@ extension BoardTransaction {
 
     /// A list with its board and the lists beside it, as it is now.
     func listState(_ id: String) throws -> UndoListState? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, title, kind, position, boardID FROM list WHERE id = ?", arguments: [id]) else { return nil }
+        guard let row = try db.row(sql: "SELECT id, title, kind, position, boardID FROM list WHERE id = ?", arguments: [id]) else { return nil }
         let board: String = row[4]
         let order = try StoreQueries.lists(db, board: board).map(\.id)
         let index = order.firstIndex(of: id)
@@ -33,7 +33,7 @@ extension BoardTransaction {
 
     func imageState(_ id: String) throws -> UndoImageState? {
         guard let record = try image(id) else { return nil }
-        let version = try Int.fetchOne(db, sql: "SELECT createdVersion FROM zoneImage WHERE id = ?", arguments: [id]) ?? newVersion
+        let version = try db.fetchOne(Int.self, sql: "SELECT createdVersion FROM zoneImage WHERE id = ?", arguments: [id]) ?? newVersion
         return UndoImageState(record: record, createdVersion: version)
     }
 

@@ -108,7 +108,7 @@ extension BoardTransaction {
     /// "“Milk” in Done": the row by its title and the list it was in.
     func described(_ item: ItemRecord?) throws -> String {
         guard let item else { return "The row" }
-        let list = try String.fetchOne(db, sql: "SELECT title FROM list WHERE id = ?", arguments: [item.listID])
+        let list = try db.fetchOne(String.self, sql: "SELECT title FROM list WHERE id = ?", arguments: [item.listID])
         return list.map { "“\(item.title)” in \($0)" } ?? "“\(item.title)”"
     }
 
@@ -121,7 +121,7 @@ extension BoardTransaction {
     /// Refuses when the list or the container is gone.
     private func returnPlace(_ state: UndoItemState, skipping: Set<String>) throws -> String {
         let record = state.record
-        guard let listTitle = try String.fetchOne(db, sql: "SELECT title FROM list WHERE id = ?", arguments: [record.listID]) else {
+        guard let listTitle = try db.fetchOne(String.self, sql: "SELECT title FROM list WHERE id = ?", arguments: [record.listID]) else {
             throw UndoRefusal(reason: "The list “\(record.title)” was in was deleted by someone else since")
         }
         if let container = record.containerID {

@@ -15,7 +15,7 @@ extension BoardTransaction {
         }
         effects.lists.insert(id)
         guard let target else {
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM item WHERE listID = ? LIMIT 1", arguments: [id]) == nil else {
+            guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM item WHERE listID = ? LIMIT 1", arguments: [id]) == nil else {
                 throw UndoRefusal(reason: "The list “\(name)” has had rows added since")
             }
             try db.execute(sql: "DELETE FROM list WHERE id = ?", arguments: [id])
@@ -25,7 +25,7 @@ extension BoardTransaction {
             try db.execute(sql: "UPDATE list SET title = ? WHERE id = ?", arguments: [target.record.title, id])
             return
         }
-        guard try Int.fetchOne(db, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [target.board]) != nil else {
+        guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [target.board]) != nil else {
             throw UndoRefusal(reason: "The board of the list “\(name)” was deleted since")
         }
         try db.execute(sql: "INSERT INTO list (id, title, kind, position, boardID) VALUES (?, ?, ?, ?, ?)",
@@ -54,13 +54,13 @@ extension BoardTransaction {
     func revertBoard(from expected: UndoBoardState?, to target: UndoBoardState?, effects: inout UndoEffects) throws {
         let id = (expected ?? target)?.id ?? ""
         let name = (expected ?? target)?.title ?? ""
-        let title = try String.fetchOne(db, sql: "SELECT title FROM board WHERE id = ?", arguments: [id])
+        let title = try db.fetchOne(String.self, sql: "SELECT title FROM board WHERE id = ?", arguments: [id])
         if let expected {
             guard let title else { throw UndoRefusal(reason: "The board “\(name)” was deleted by someone else since") }
             guard title == expected.title else { throw UndoRefusal(reason: "The board “\(name)” was renamed by someone else since") }
         }
         guard let target else {
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM list WHERE boardID = ? LIMIT 1", arguments: [id]) == nil else {
+            guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM list WHERE boardID = ? LIMIT 1", arguments: [id]) == nil else {
                 throw UndoRefusal(reason: "The board “\(name)” has had lists added since")
             }
             try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [id])
@@ -69,7 +69,7 @@ extension BoardTransaction {
         }
         // A board that comes back was inserted before this transaction read its version (see
         // `BoardStore.undo`); here it only gets its title.
-        try db.execute(sql: "INSERT OR IGNORE INTO board (id, title, version, activity) VALUES (?, ?, ?, 0)",
+        try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, ?, 0) ON CONFLICT (id) DO NOTHING",
                        arguments: [id, target.title, target.version])
         try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [target.title, id])
         effects.boardTitle = target.title

@@ -1,5 +1,5 @@
-import Dispatch
 import GRDB
+import Dispatch
 import Synchronization
 
 /// Group commit: the operations queued while one commit is on its way to disk share the next
@@ -18,21 +18,24 @@ final class GroupCommit: Sendable {
         /// `isLast` says whether any operation of the batch follows it. A throw fails this
         /// operation alone. Let go once the operation is done: it may borrow its submitter's
         /// non-escaping closures.
-        private(set) var run: ((Database, _ isLast: Bool) throws -> Void)?
+        private(set) var run: ((any SQLConnection, _ isLast: Bool) throws -> Void)?
         /// Runs after the batch committed, still holding the writer (so a read started here sees
         /// exactly that commit), for operations whose `run` succeeded.
-        let committed: (Database) -> Void
+        let committed: () -> Void
+        /// The board the operation works on (engines that lock per board lock this one).
+        let board: String
         // Written by the committing thread before `done` is signalled, read by the submitter after.
         private(set) var failure: (any Error)?
         fileprivate var leads = false
         private let done = DispatchSemaphore(value: 0)
 
-        init(run: @escaping (Database, Bool) throws -> Void, committed: @escaping (Database) -> Void) {
+        init(board: String, run: @escaping (any SQLConnection, Bool) throws -> Void, committed: @escaping () -> Void) {
+            self.board = board
             self.run = run
             self.committed = committed
         }
 
-        fileprivate func fail(_ error: any Error) { if failure == nil { failure = error } }
+        func fail(_ error: any Error) { if failure == nil { failure = error } }
         /// Forgets `run` (called by the submitter once `submit` returned).
         func finish() { run = nil }
         fileprivate func wake() { done.signal() }
@@ -45,9 +48,9 @@ final class GroupCommit: Sendable {
     }
 
     private let state = Mutex(State())
-    private let writer: DatabasePool
+    private let writer: SQLiteEngine.Writer
 
-    init(writer: DatabasePool) {
+    init(writer: SQLiteEngine.Writer) {
         self.writer = writer
     }
 
@@ -96,10 +99,11 @@ final class GroupCommit: Sendable {
         largestBatch.max(batch.count)
         do {
             try writer.writeWithoutTransaction { db in
+                let connection = SQLiteConnection(db)
                 try db.inTransaction(.immediate) {
                     for (index, operation) in batch.enumerated() {
                         do {
-                            try operation.run?(db, index == batch.count - 1)
+                            try operation.run?(connection, index == batch.count - 1)
                         } catch {
                             operation.fail(error)
                             // An error SQLite answers by ending the transaction takes the batch with it.
@@ -108,7 +112,7 @@ final class GroupCommit: Sendable {
                     }
                     return .commit
                 }
-                for operation in batch where operation.failure == nil { operation.committed(db) }
+                for operation in batch where operation.failure == nil { operation.committed() }
             }
         } catch {
             for operation in batch { operation.fail(error) }

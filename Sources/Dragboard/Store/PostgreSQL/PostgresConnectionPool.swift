@@ -1,0 +1,71 @@
+import Dispatch
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// Connections to one PostgreSQL database, opened on demand up to a limit and reused.
+///
+/// Synchronous on purpose: PostgresNIO's own `PostgresClient` lends connections only inside an
+/// `async` closure, and the store's callers are libmicrohttpd threads that block; bridging each
+/// transaction through a task would hold a thread of Swift's small cooperative pool while
+/// another waits for it (two cores give two threads), which can deadlock.
+final class PostgresConnectionPool: Sendable {
+    private let configuration: PostgresConnection.Configuration
+    private let eventLoopGroup: any EventLoopGroup
+    private let logger: Logger
+    private let capacity: DispatchSemaphore
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let nextID = Atomic<Int>(1)
+    /// How many connections this pool opens at most (each is a PostgreSQL backend process).
+    let maximumConnections: Int
+
+    init(url: PostgresURL, maximumConnections: Int, logger: Logger) {
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password,
+            database: url.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        self.configuration = configuration
+        self.eventLoopGroup = PostgresConnection.defaultEventLoopGroup
+        self.logger = logger
+        self.maximumConnections = maximumConnections
+        self.capacity = DispatchSemaphore(value: maximumConnections)
+    }
+
+    /// Lends a connection to `body`, waiting while all are lent. A connection that broke (or was
+    /// left inside a transaction by a failure) is closed rather than lent again.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        capacity.wait()
+        defer { capacity.signal() }
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        do {
+            let result = try body(connection)
+            release(connection, reusable: true)
+            return result
+        } catch {
+            release(connection, reusable: false)
+            throw error
+        }
+    }
+
+    /// A connection of its own, outside the pool (a `LISTEN`er holds one for its lifetime).
+    func connect() throws -> PostgresConnection {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        return try PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
+    }
+
+    private func release(_ connection: PostgresConnection, reusable: Bool) {
+        if reusable, !connection.isClosed {
+            idle.withLock { $0.append(connection) }
+        } else {
+            connection.close().whenComplete { _ in }
+        }
+    }
+
+    /// Closes the idle connections (lent ones close when given back after this).
+    func close() {
+        for connection in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) {
+            try? connection.close().wait()
+        }
+    }
+}

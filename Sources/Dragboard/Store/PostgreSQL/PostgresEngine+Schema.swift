@@ -1,0 +1,138 @@
+extension PostgresEngine {
+    /// The schema, as SQLite's migrations leave it, in PostgreSQL's terms: every text column
+    /// compares byte by byte (`COLLATE "C"`, as SQLite's BINARY), so order keys sort alike on
+    /// both engines whatever the database's locale; integers are 64-bit; `scope` is
+    /// `COALESCE(containerID, '')`, the key of a list's or a container's rows.
+    static let migrations: [(name: String, statements: [String])] = [
+        ("v1", [
+            """
+            CREATE TABLE board (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                version BIGINT NOT NULL,
+                title TEXT NOT NULL DEFAULT '',
+                activity DOUBLE PRECISION NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX board_activity ON board (activity, id)",
+            """
+            CREATE TABLE list (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                title TEXT NOT NULL,
+                kind TEXT COLLATE "C" NOT NULL,
+                position BIGINT NOT NULL,
+                boardID TEXT COLLATE "C" NOT NULL REFERENCES board (id) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX list_board ON list (boardID, position, id)",
+            """
+            CREATE TABLE item (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                listID TEXT COLLATE "C" NOT NULL REFERENCES list (id) ON DELETE CASCADE,
+                containerID TEXT COLLATE "C" REFERENCES item (id) ON DELETE CASCADE,
+                scope TEXT COLLATE "C" GENERATED ALWAYS AS (COALESCE(containerID, '')) STORED,
+                pos TEXT COLLATE "C" NOT NULL,
+                kind TEXT COLLATE "C" NOT NULL,
+                title TEXT NOT NULL,
+                payload TEXT NOT NULL DEFAULT '{}' CHECK (payload::jsonb IS NOT NULL),
+                changedVersion BIGINT NOT NULL,
+                CONSTRAINT item_unique_key UNIQUE (listID, scope, pos) DEFERRABLE INITIALLY DEFERRED
+            )
+            """,
+            "CREATE INDEX item_order ON item (listID, scope, pos, id)",
+            "CREATE INDEX item_kind ON item (listID, scope, kind, pos, id)",
+            "CREATE INDEX item_top ON item (listID, containerID, pos, id)",
+            "CREATE INDEX item_container ON item (containerID)",
+            "CREATE INDEX item_changed ON item (changedVersion)",
+            "CREATE INDEX item_image ON item ((payload::jsonb ->> 'image')) WHERE (payload::jsonb ->> 'image') IS NOT NULL",
+            """
+            CREATE TABLE operation (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                fingerprint TEXT NOT NULL,
+                response TEXT NOT NULL,
+                version BIGINT NOT NULL,
+                createdAt TEXT COLLATE "C" NOT NULL
+            )
+            """,
+            "CREATE INDEX operation_createdAt ON operation (createdAt)",
+            """
+            CREATE TABLE zoneImage (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                zoneID TEXT COLLATE "C" NOT NULL,
+                name TEXT NOT NULL,
+                mimeType TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                createdVersion BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX zoneImage_zone ON zoneImage (zoneID, createdVersion, id)",
+            "CREATE TABLE zoneLabel (zoneID TEXT COLLATE \"C\" PRIMARY KEY, text TEXT NOT NULL)",
+            """
+            CREATE TABLE undoEntry (
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                owner TEXT COLLATE "C" NOT NULL,
+                board TEXT COLLATE "C" NOT NULL,
+                actionName TEXT NOT NULL,
+                changes TEXT NOT NULL,
+                undone BIGINT NOT NULL DEFAULT 0,
+                createdAt TEXT COLLATE "C" NOT NULL
+            )
+            """,
+            "CREATE INDEX undoEntry_owner ON undoEntry (owner, board, undone, seq)",
+            "CREATE INDEX undoEntry_createdAt ON undoEntry (createdAt)",
+            // Row counts kept in the same transaction as every change, cascades included (see
+            // SQLite's `v6-row-counts`).
+            """
+            CREATE TABLE rowCount (
+                listID TEXT COLLATE "C" NOT NULL,
+                containerID TEXT COLLATE "C" NOT NULL,
+                count BIGINT NOT NULL,
+                PRIMARY KEY (listID, containerID)
+            )
+            """,
+            """
+            CREATE FUNCTION item_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP <> 'INSERT' THEN
+                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
+                END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
+                        ON CONFLICT (listID, containerID) DO UPDATE SET count = rowCount.count + 1;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER item_count_change AFTER INSERT OR DELETE ON item FOR EACH ROW EXECUTE FUNCTION item_count()",
+            """
+            CREATE TRIGGER item_count_move AFTER UPDATE OF listID, containerID ON item FOR EACH ROW
+            WHEN (OLD.listID IS DISTINCT FROM NEW.listID OR OLD.containerID IS DISTINCT FROM NEW.containerID)
+            EXECUTE FUNCTION item_count()
+            """,
+            """
+            CREATE FUNCTION list_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM rowCount WHERE listID = OLD.id;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER list_count_delete AFTER DELETE ON list FOR EACH ROW EXECUTE FUNCTION list_count_delete()",
+            "INSERT INTO board (id, title, version) VALUES ('\(BoardStore.defaultBoardID)', '\(BoardStore.defaultBoardTitle)', 0)",
+        ]),
+    ]
+
+    /// Applies the migrations this database lacks, in one transaction that holds an advisory
+    /// lock: instances starting together migrate one at a time, and the second finds it done.
+    func migrate() throws {
+        try write { db in
+            try db.execute(sql: "SELECT pg_advisory_xact_lock(7244018)")
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS dragboardMigration (name TEXT PRIMARY KEY)")
+            let applied = Set(try db.fetchAll(String.self, sql: "SELECT name FROM dragboardMigration"))
+            for migration in Self.migrations where !applied.contains(migration.name) {
+                for statement in migration.statements { try db.execute(sql: statement) }
+                try db.execute(sql: "INSERT INTO dragboardMigration (name) VALUES (?)", arguments: [migration.name])
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Logging
+import PostgresNIO
+
+/// The shared engine: one PostgreSQL database that several server instances use at once.
+///
+/// - Each client operation is one transaction at PostgreSQL's default isolation, READ COMMITTED,
+///   that first locks its board's row (`SELECT … FOR UPDATE`). Operations on one board therefore
+///   apply one after the other whichever instance runs them: each reads the version and the rows
+///   its predecessor committed, so versions form one sequence per board, an operation id is
+///   looked up only once any earlier attempt with it committed or failed, and order keys are
+///   computed from the current neighbours. SERIALIZABLE would add nothing the lock does not give,
+///   only retries. A move that takes rows from another board raises that board's version in one
+///   `UPDATE … RETURNING` under that board's row lock; a deferred unique constraint on
+///   `(listID, scope, pos)` refuses two rows with one order key at commit, whatever happens.
+/// - Reads run in REPEATABLE READ, READ ONLY transactions: one snapshot for all their queries.
+/// - An operation's answer is rendered inside its transaction, from exactly what it wrote.
+final class PostgresEngine: StoreEngine {
+    let pool: PostgresConnectionPool
+    let url: PostgresURL
+    private let dialect = PostgresDialect()
+    private let logger: Logger
+
+    var description: String { "PostgreSQL \(url.redacted)" }
+
+    /// Connects to `url`, then creates or migrates the schema (one instance at a time).
+    init(url: PostgresURL, maximumConnections: Int = 16, logger: Logger = Logger(label: "dragboard.postgres")) throws {
+        self.url = url
+        self.logger = logger
+        self.pool = PostgresConnectionPool(url: url, maximumConnections: maximumConnections, logger: logger)
+        try migrate()
+    }
+
+    deinit {
+        pool.close()
+    }
+
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction("BEGIN", body)
+    }
+
+    func commit(_ operation: GroupCommit.Operation) {
+        do {
+            try transaction("BEGIN") { db in
+                try db.execute(sql: "SELECT 1 FROM board WHERE id = ? FOR UPDATE", arguments: [operation.board])
+                try operation.run?(db, false)
+            }
+        } catch {
+            operation.fail(error)
+            return
+        }
+        operation.committed()
+    }
+
+    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void) {
+        // Operations render inside their transaction here (they run with `rendersAfterCommit` off).
+        body(.failure(StoreError.invalid("PostgreSQL renders an operation inside its transaction")))
+    }
+
+    /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
+    private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try pool.withConnection { connection in
+            let db = PostgresSQLConnection(connection, dialect: dialect, logger: logger)
+            try db.execute(sql: begin)
+            let outcome = Result { try body(db) }
+            switch outcome {
+            case .success: try db.execute(sql: "COMMIT")
+            case .failure: try db.execute(sql: "ROLLBACK")
+            }
+            return outcome
+        }.get()
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A pooled PostgreSQL connection lent to the store's SQL for one transaction.
+///
+/// Calls block the calling thread until PostgreSQL answers (`EventLoopFuture.wait()`): the store
+/// is synchronous and runs on libmicrohttpd's threads, never on an event loop or in a task.
+final class PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    private let dialect: PostgresDialect
+    private let logger: Logger
+    private(set) var changesCount = 0
+    private(set) var totalChangesCount = 0
+    private var savepoints = 0
+
+    init(_ connection: PostgresConnection, dialect: PostgresDialect, logger: Logger) {
+        self.connection = connection
+        self.dialect = dialect
+        self.logger = logger
+    }
+
+    func execute(sql: String, arguments: SQLArguments) throws {
+        _ = try run(sql, arguments)
+    }
+
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
+        let result = try run(sql, arguments)
+        guard let first = result.rows.first else { return [] }
+        let columns = first.map(\.columnName)
+        return try result.rows.map { row in SQLRow(columns: columns, values: try row.map(Self.value(of:))) }
+    }
+
+    func inSavepoint<T>(_ body: () throws -> T) throws -> T {
+        savepoints += 1
+        let name = "s\(savepoints)"
+        defer { savepoints -= 1 }
+        try execute(sql: "SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute(sql: "RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            try execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+            try execute(sql: "RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+        var binds = PostgresBindings(capacity: arguments.values.count)
+        for value in arguments.values {
+            switch value.storage {
+            case .null: binds.appendNull()
+            case .int64(let int): binds.append(int)
+            case .double(let double): binds.append(double)
+            case .string(let string): binds.append(string)
+            case .blob(let data): binds.append(ByteBuffer(bytes: data))
+            }
+        }
+        let query = PostgresQuery(unsafeSQL: dialect.translate(sql), binds: binds)
+        let result = try connection.query(query, logger: logger).wait()
+        switch result.metadata.command {
+        case "INSERT", "UPDATE", "DELETE":
+            changesCount = result.metadata.rows ?? 0
+            totalChangesCount += changesCount
+        default:
+            break
+        }
+        return result
+    }
+
+    /// A cell as a SQLite-shaped value: integers, reals, text and bytes, as the store reads them.
+    private static func value(of cell: PostgresCell) throws -> DatabaseValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8:
+            return try Int64(cell.decode(Int.self)).databaseValue
+        case .float4, .float8:
+            return try cell.decode(Double.self).databaseValue
+        case .bool:
+            return (try cell.decode(Bool.self) ? 1 : 0).databaseValue
+        case .bytea:
+            let buffer = try cell.decode(ByteBuffer.self)
+            return Data(buffer.readableBytesView).databaseValue
+        default:
+            return try cell.decode(String.self).databaseValue
+        }
+    }
+}

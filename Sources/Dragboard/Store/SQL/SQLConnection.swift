@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+
+/// One database connection as the store's SQL sees it, inside a read or a write transaction,
+/// whichever engine holds it (SQLite through GRDB, or PostgreSQL through PostgresNIO).
+///
+/// The store writes its SQL once, in SQLite's dialect with `?` placeholders; an engine that speaks
+/// another dialect translates it (see ``PostgresDialect``). Values travel as GRDB's
+/// `DatabaseValue`s (null, integer, real, text, blob), which both engines can bind and return.
+/// Only valid inside the closure that lends it; not `Sendable`.
+protocol SQLConnection: AnyObject {
+    /// Runs a statement that answers no rows.
+    func execute(sql: String, arguments: SQLArguments) throws
+    /// Every row a query answers, in order.
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow]
+    /// How many rows the last statement inserted, updated or deleted.
+    var changesCount: Int { get }
+    /// How many rows every statement on this connection has changed so far: two equal readings
+    /// mean nothing was written in between.
+    var totalChangesCount: Int { get }
+    /// Runs `body` in a savepoint: a throw rolls back what it did and is rethrown.
+    func inSavepoint<T>(_ body: () throws -> T) throws -> T
+}
+
+extension SQLConnection {
+    func execute(sql: String) throws {
+        try execute(sql: sql, arguments: [])
+    }
+
+    func rows(sql: String) throws -> [SQLRow] {
+        try rows(sql: sql, arguments: [])
+    }
+
+    /// The first row a query answers.
+    func row(sql: String, arguments: SQLArguments = []) throws -> SQLRow? {
+        try rows(sql: sql, arguments: arguments).first
+    }
+
+    /// The first column of the first row, or nil when there is no row or it holds NULL.
+    func fetchOne<Value: DatabaseValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> Value? {
+        try row(sql: sql, arguments: arguments).flatMap { $0[0] }
+    }
+
+    /// The first column of every row (NULLs left out).
+    func fetchAll<Value: DatabaseValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> [Value] {
+        try rows(sql: sql, arguments: arguments).compactMap { $0[0] }
+    }
+
+    /// A statement the store runs often: engines keep it prepared on each connection.
+    func cachedStatement(sql: String) -> SQLStatement {
+        SQLStatement(connection: self, sql: sql)
+    }
+}
+
+/// A statement bound to a connection, run with different arguments (see
+/// ``SQLConnection/cachedStatement(sql:)``).
+struct SQLStatement {
+    let connection: any SQLConnection
+    let sql: String
+
+    func execute(arguments: SQLArguments = []) throws {
+        try connection.execute(sql: sql, arguments: arguments)
+    }
+
+    func rows(arguments: SQLArguments = []) throws -> [SQLRow] {
+        try connection.rows(sql: sql, arguments: arguments)
+    }
+
+    func row(arguments: SQLArguments = []) throws -> SQLRow? {
+        try connection.row(sql: sql, arguments: arguments)
+    }
+
+    func fetchOne<Value: DatabaseValueConvertible>(_ type: Value.Type, arguments: SQLArguments = []) throws -> Value? {
+        try connection.fetchOne(type, sql: sql, arguments: arguments)
+    }
+}
+
+/// The values bound to a statement's `?` placeholders, in order.
+struct SQLArguments: ExpressibleByArrayLiteral {
+    var values: [DatabaseValue]
+
+    init(_ values: some Sequence<(any DatabaseValueConvertible)?>) {
+        self.values = values.map { $0?.databaseValue ?? .null }
+    }
+
+    init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        self.init(elements)
+    }
+}
+
+/// One row of a query's answer: its values by position or by column name.
+struct SQLRow {
+    let columns: [String]
+    let values: [DatabaseValue]
+
+    /// The value at `index`; ask for an optional type (`String?`) where it may be NULL.
+    /// - Precondition: it converts to `Value`.
+    subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        guard let value = Value.fromDatabaseValue(values[index]) else {
+            preconditionFailure("column \(index) holds \(values[index]), not a \(Value.self)")
+        }
+        return value
+    }
+
+    subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
+        self[position(of: column)]
+    }
+
+    private func position(of column: String) -> Int {
+        guard let index = columns.firstIndex(where: { $0.caseInsensitiveCompare(column) == .orderedSame }) else {
+            preconditionFailure("no column \(column) in \(columns)")
+        }
+        return index
+    }
+}
+
+extension SQLArguments {
+    init(_ values: some Sequence<some DatabaseValueConvertible>) {
+        self.values = values.map(\.databaseValue)
+    }
+}

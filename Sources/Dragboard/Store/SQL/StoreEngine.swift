@@ -1,0 +1,20 @@
+/// The database under a ``BoardStore``: how it reads, writes and commits client operations.
+///
+/// Two engines implement it: ``SQLiteEngine`` (one file, the embedded default) and
+/// ``PostgresEngine`` (one PostgreSQL database shared by several server instances). The store's
+/// SQL, its rules and its tests are the same on both.
+protocol StoreEngine: Sendable {
+    /// Runs `body` on a consistent snapshot, never waiting for a writer.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` in one durable write transaction, rolled back if it throws.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs one client operation in a durable transaction and returns once it committed (its
+    /// own failure, if any, is in the operation). The engine locks `operation.board` first, so
+    /// operations on one board apply one after the other, whichever process runs them.
+    func commit(_ operation: GroupCommit.Operation)
+    /// Starts a read of exactly the state just committed; called only from an operation's
+    /// `committed` callback, and only when the engine ran it with `rendersAfterCommit`.
+    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void)
+    /// Where the data lives, for logs (never with a password).
+    var description: String { get }
+}

@@ -1,0 +1,39 @@
+import GRDB
+
+/// A GRDB connection lent to the store's SQL: statements with arguments are prepared once per
+/// connection and reused (the hot queries of drags and drops run thousands of times).
+final class SQLiteConnection: SQLConnection {
+    let db: Database
+
+    init(_ db: Database) {
+        self.db = db
+    }
+
+    func execute(sql: String, arguments: SQLArguments) throws {
+        if arguments.values.isEmpty {
+            try db.execute(sql: sql)
+        } else {
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments.values))
+        }
+    }
+
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
+        let statement = try db.cachedStatement(sql: sql)
+        let columns = statement.columnNames
+        return try Row.fetchAll(statement, arguments: StatementArguments(arguments.values)).map {
+            SQLRow(columns: columns, values: Array($0.databaseValues))
+        }
+    }
+
+    var changesCount: Int { db.changesCount }
+    var totalChangesCount: Int { db.totalChangesCount }
+
+    func inSavepoint<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+}

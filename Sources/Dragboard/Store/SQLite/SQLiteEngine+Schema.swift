@@ -1,0 +1,129 @@
+import GRDB
+
+extension SQLiteEngine {
+    /// Schema migrations, applied in order at open.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE board (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    version INTEGER NOT NULL
+                );
+                INSERT INTO board (id, version) VALUES ('main', 0);
+                CREATE TABLE list (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    position INTEGER NOT NULL
+                );
+                CREATE TABLE item (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    listID TEXT NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+                    containerID TEXT REFERENCES item(id) ON DELETE CASCADE,
+                    pos TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    payload TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+                    changedVersion INTEGER NOT NULL
+                );
+                CREATE INDEX item_order ON item(listID, containerID, pos, id);
+                CREATE INDEX item_container ON item(containerID);
+                CREATE INDEX item_changed ON item(changedVersion);
+                CREATE TABLE operation (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    response TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE INDEX operation_createdAt ON operation(createdAt);
+                """)
+        }
+        migrator.registerMigration("v2-zones") { db in
+            try db.execute(sql: """
+                CREATE TABLE zoneImage (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    zoneID TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    mimeType TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    createdVersion INTEGER NOT NULL
+                );
+                CREATE INDEX zoneImage_zone ON zoneImage(zoneID, createdVersion, id);
+                CREATE TABLE zoneLabel (
+                    zoneID TEXT PRIMARY KEY NOT NULL,
+                    text TEXT NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v3-boards") { db in
+            // The single board `main` becomes the default board; every list was on it. Migrations
+            // run with foreign keys off, so a column with a reference may get a default.
+            try db.execute(sql: """
+                ALTER TABLE board ADD COLUMN title TEXT NOT NULL DEFAULT '';
+                ALTER TABLE board ADD COLUMN activity REAL NOT NULL DEFAULT 0;
+                UPDATE board SET id = '\(BoardStore.defaultBoardID)' WHERE id = 'main';
+                ALTER TABLE list ADD COLUMN boardID TEXT NOT NULL DEFAULT '\(BoardStore.defaultBoardID)' REFERENCES board(id) ON DELETE CASCADE;
+                CREATE INDEX list_board ON list(boardID, position, id);
+                CREATE INDEX board_activity ON board(activity, id);
+                """)
+            try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [BoardStore.defaultBoardTitle, BoardStore.defaultBoardID])
+        }
+        migrator.registerMigration("v4-card-images") { db in
+            // Which rows show a stored image (a payload's `image`): so an image is forgotten
+            // when the last row showing it goes, without reading every row.
+            try db.execute(sql: "CREATE INDEX item_image ON item(json_extract(payload, '$.image')) WHERE json_extract(payload, '$.image') IS NOT NULL")
+        }
+        migrator.registerMigration("v5-undo-history") { db in
+            // Each browser's undo history: what every change it made did, row by row (see `UndoChange`).
+            try db.execute(sql: """
+                CREATE TABLE undoEntry (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner TEXT NOT NULL,
+                    board TEXT NOT NULL,
+                    actionName TEXT NOT NULL,
+                    changes TEXT NOT NULL,
+                    undone INTEGER NOT NULL DEFAULT 0,
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE INDEX undoEntry_owner ON undoEntry(owner, board, undone, seq);
+                CREATE INDEX undoEntry_createdAt ON undoEntry(createdAt);
+                """)
+        }
+        migrator.registerMigration("v6-row-counts") { db in
+            // How many rows each list and container holds, kept by triggers in the same
+            // transaction as every change (cascades included): drag start, every target change and
+            // every drop read counts without `COUNT(*)` over lists that grow with the board.
+            // `containerID` is '' for a list's top level (a primary key column cannot be NULL).
+            try db.execute(sql: """
+                CREATE TABLE rowCount (
+                    listID TEXT NOT NULL,
+                    containerID TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (listID, containerID)
+                ) WITHOUT ROWID;
+                INSERT INTO rowCount (listID, containerID, count)
+                    SELECT listID, COALESCE(containerID, ''), COUNT(*) FROM item GROUP BY listID, containerID;
+                CREATE TRIGGER item_count_insert AFTER INSERT ON item BEGIN
+                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
+                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER item_count_delete AFTER DELETE ON item BEGIN
+                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
+                END;
+                CREATE TRIGGER item_count_move AFTER UPDATE OF listID, containerID ON item
+                WHEN OLD.listID IS NOT NEW.listID OR OLD.containerID IS NOT NEW.containerID BEGIN
+                    UPDATE rowCount SET count = count - 1 WHERE listID = OLD.listID AND containerID = COALESCE(OLD.containerID, '');
+                    INSERT INTO rowCount (listID, containerID, count) VALUES (NEW.listID, COALESCE(NEW.containerID, ''), 1)
+                        ON CONFLICT (listID, containerID) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER list_count_delete AFTER DELETE ON list BEGIN
+                    DELETE FROM rowCount WHERE listID = OLD.id;
+                END;
+                CREATE INDEX item_kind ON item(listID, containerID, kind, pos, id);
+                """)
+        }
+        return migrator
+    }
+}

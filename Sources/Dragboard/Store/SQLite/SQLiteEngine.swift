@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// The embedded engine: one SQLite file through a GRDB `DatabasePool`.
+///
+/// - The file is opened in WAL mode with `synchronous=FULL`, so an acknowledged operation is
+///   on disk (both are verified at open).
+/// - Reads run concurrently on their own connections and never wait for the one writer (WAL
+///   snapshots).
+/// - Client operations that queue while a commit is under way share the next durable
+///   transaction (``GroupCommit``).
+final class SQLiteEngine: StoreEngine {
+    typealias Writer = DatabasePool
+
+    let dbPool: DatabasePool
+    let groupCommit: GroupCommit
+    let description: String
+
+    /// Opens (or creates) the file at `path` and migrates its schema.
+    init(path: String) throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.label = "BoardStore"
+        // GRDB's WAL set-up switches the writer to `synchronous=NORMAL` after
+        // `prepareDatabase`, which would lose acknowledged commits on power loss:
+        // set both pragmas on every connection, and the writer's again below.
+        config.prepareDatabase { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        dbPool = try DatabasePool(path: path, configuration: config)
+        groupCommit = GroupCommit(writer: dbPool)
+        description = "SQLite file \(path)"
+        // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
+        // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
+        try dbPool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let (mode, sync) = try durabilitySettings()
+        guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
+        guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
+        try Self.migrator.migrate(dbPool)
+    }
+
+    /// The journal mode and synchronous level in effect on the connection that commits.
+    func durabilitySettings() throws -> (journalMode: String, synchronous: Int) {
+        try dbPool.writeWithoutTransaction { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+    }
+
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try dbPool.read { db in try body(SQLiteConnection(db)) }
+    }
+
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try dbPool.write { db in try body(SQLiteConnection(db)) }
+    }
+
+    func commit(_ operation: GroupCommit.Operation) {
+        groupCommit.submit(operation)
+    }
+
+    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void) {
+        dbPool.asyncConcurrentRead { connection in
+            body(connection.map { SQLiteConnection($0) as any SQLConnection })
+        }
+    }
+}
