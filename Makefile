@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES   := gcc libc6-dev chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
+TEST_PACKAGES   := gcc libc6-dev postgresql chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
 PYTHON          ?= python3
 VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -59,10 +59,23 @@ e2e: test-deps build
 # products; `swift test` then finds nothing left to build), the bench's C drop client against a real server,
 # then the browser tests on the built server
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
+# The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
+# by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome; where none can start,
+# a banner says so and the PostgreSQL suites skip themselves.
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift test $(SWIFT_FLAGS)
-	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py
+	@state=$$(mktemp -d); \
+	trap '$(PYTHON) Tests/postgres/cluster.py stop --dir "$$state/cluster"; rm -rf "$$state"' EXIT; \
+	if url=$$($(PYTHON) Tests/postgres/cluster.py start --dir "$$state/cluster" 2>"$$state/why"); then \
+		export DRAGBOARD_TEST_POSTGRES_URL="$$url"; \
+		echo "PostgreSQL for the tests: $$url"; \
+	else \
+		head -n -1 "$$state/why" >&2; \
+		echo "*** PostgreSQL suites NOT run: $$(tail -n 1 "$$state/why") ***" >&2; \
+	fi; \
+	set -ex; \
+	swift test $(SWIFT_FLAGS); \
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # In process (the router called directly), then over real sockets against the release server

@@ -6,12 +6,16 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import uuid
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "postgres"))
+import cluster as postgres_cluster  # noqa: E402
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
@@ -74,6 +78,32 @@ def server():
     yield running
     running.stop()
     shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A real PostgreSQL server for the session: `make test`'s (DRAGBOARD_TEST_POSTGRES_URL), else a throw-away
+    cluster of our own. Skipped, loudly, only where PostgreSQL is not installed; a cluster that is installed
+    but does not start fails the tests."""
+    shared = os.environ.get("DRAGBOARD_TEST_POSTGRES_URL")
+    if shared:
+        yield shared
+        return
+    ok, why_not = postgres_cluster.available()
+    if not ok:
+        pytest.skip(f"*** PostgreSQL suites NOT run: {why_not} ***")
+    with postgres_cluster.Cluster() as running:
+        yield running.url
+
+
+@pytest.fixture
+def fresh_postgres_database(postgres_url):
+    """The URL of a new, empty database of its own for one test (the three browser-test processes share
+    `make test`'s server, hence a random name), dropped afterwards."""
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    url = postgres_cluster.create_database(postgres_url, name)
+    yield url
+    postgres_cluster.drop_database(postgres_url, name)
 
 
 @pytest.fixture(scope="session")
