@@ -69,7 +69,7 @@ import Testing
         #expect(try t.store.version() == base + threads * each)
     }
 
-    @Test func aBatchCommitsTogetherAndAFailingOperationRollsBackAlone() throws {
+    @Test(.enabled(if: TestEngine.isSQLite, "SQLite's group commit")) func aBatchCommitsTogetherAndAFailingOperationRollsBackAlone() throws {
         let t = try TempStore()
         defer { t.remove() }
         let store = t.store
@@ -125,7 +125,7 @@ import Testing
         #expect(try store.read { try $0.item("a").title } == last.0)
     }
 
-    @Test func aReplayInsideABatchIsAnsweredFromItsRecord() throws {
+    @Test(.enabled(if: TestEngine.isSQLite, "SQLite's group commit")) func aReplayInsideABatchIsAnsweredFromItsRecord() throws {
         let t = try TempStore()
         defer { t.remove() }
         let store = t.store
@@ -155,7 +155,7 @@ import Testing
         #expect(try store.version() == first.version + 1)
     }
 
-    @Test func anOperationRunOnAnotherThreadKeepsItsUndoOwner() throws {
+    @Test(.enabled(if: TestEngine.isSQLite, "SQLite's group commit")) func anOperationRunOnAnotherThreadKeepsItsUndoOwner() throws {
         let t = try TempStore()
         defer { t.remove() }
         let store = t.store

@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 @testable import Dragboard
 
-/// A store on a real SQLite file in a fresh temporary directory.
+/// A store in a fresh database: a real SQLite file in a temporary directory, or, when the suite
+/// runs against PostgreSQL (see ``TestEngine``), a new database on the test server.
 struct TempStore {
     let directory: URL
+    /// The SQLite file, or the PostgreSQL URL.
     let path: String
     let store: BoardStore
 
@@ -12,8 +14,8 @@ struct TempStore {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dragboard-store-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("board.sqlite").path
-        store = try BoardStore(path: path)
+        path = try TestEngine.newDatabase(in: directory)
+        store = try BoardStore(database: path)
         if seeded { try Self.seed(store) }
     }
 
@@ -30,13 +32,26 @@ struct TempStore {
         ], containers: ["box1": items(["t1", "t2"], kind: "toy")])
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+        TestEngine.dropDatabase(path)
+    }
 
     func ids(_ listID: String) throws -> [String] { try store.rows(in: listID).map(\.id) }
 
-    /// rowid, id and pos of every item row, keyed by id.
+    /// rowid, id and pos of every item row, keyed by id (on PostgreSQL, which has no stable row
+    /// address, every rowid reads 0 and only the keys are compared).
     func physicalRows() throws -> [String: (rowid: Int64, pos: String)] {
-        try store.dbPool.read { db in
+        guard TestEngine.isSQLite else {
+            return try store.engine.read { db in
+                var result: [String: (rowid: Int64, pos: String)] = [:]
+                for row in try db.rows(sql: "SELECT id, pos FROM item") {
+                    result[row[0]] = (0, row[1])
+                }
+                return result
+            }
+        }
+        return try store.dbPool.read { db in
             var result: [String: (rowid: Int64, pos: String)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT rowid, id, pos FROM item") {
                 result[row[1]] = (row[0], row[2])

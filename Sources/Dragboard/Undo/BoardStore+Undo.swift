@@ -76,7 +76,7 @@ extension BoardStore {
         let order = redo ? "seq ASC" : "seq DESC"
         let row = try db.row(sql: """
             SELECT seq, board, actionName, changes FROM undoEntry
-            WHERE owner = ? AND undone = ? AND (? IS NULL OR board = ?) ORDER BY \(order) LIMIT 1
+            WHERE owner = ? AND undone = ? AND (CAST(? AS TEXT) IS NULL OR board = ?) ORDER BY \(order) LIMIT 1
             """, arguments: [owner, redo ? 1 : 0, board, board])
         return row.map { UndoEntry(seq: $0[0], board: $0[1], actionName: $0[2], changes: $0[3]) }
     }

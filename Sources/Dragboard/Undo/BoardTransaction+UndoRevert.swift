@@ -148,8 +148,10 @@ extension BoardTransaction {
             let old = OrderBound(pos: record.pos, id: record.id)
             (gap.prev, gap.next) = (try bound(before: old, in: gap, skipping: skipping), try bound(after: old, in: gap, skipping: skipping))
         }
-        let old = OrderBound(pos: record.pos, id: record.id)
-        if gap.prev.map({ OrderBound.precedes($0, old) }) ?? true, gap.next.map({ OrderBound.precedes(old, $0) }) ?? true {
+        // The old key only if it sorts strictly between the keys there now: a row given the same
+        // key since (a row inserted into the gap takes its middle) would share it.
+        if gap.prev.map({ $0.pos.utf8.lexicographicallyPrecedes(record.pos.utf8) }) ?? true,
+           gap.next.map({ record.pos.utf8.lexicographicallyPrecedes($0.pos.utf8) }) ?? true {
             return record.pos
         }
         return try orderKeys(for: gap, count: 1, moving: skipping)[0]

@@ -58,7 +58,8 @@ final class PostgresConnectionPool: Sendable {
         if reusable, !connection.isClosed {
             idle.withLock { $0.append(connection) }
         } else {
-            connection.close().whenComplete { _ in }
+            // PostgresNIO traps if a connection is freed before it closed: hold it until then.
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         }
     }
 

@@ -61,7 +61,12 @@ final class PostgresSQLConnection: SQLConnection {
             }
         }
         let query = PostgresQuery(unsafeSQL: dialect.translate(sql), binds: binds)
-        let result = try connection.query(query, logger: logger).wait()
+        let result: PostgresQueryResult
+        do {
+            result = try connection.query(query, logger: logger).wait()
+        } catch let error as PSQLError {
+            throw PostgresStoreError(error, sql: query.sql)
+        }
         switch result.metadata.command {
         case "INSERT", "UPDATE", "DELETE":
             changesCount = result.metadata.rows ?? 0
@@ -89,4 +94,20 @@ final class PostgresSQLConnection: SQLConnection {
             return try cell.decode(String.self).databaseValue
         }
     }
+}
+
+/// A statement PostgreSQL refused, with what it said (PostgresNIO's own description leaves it out).
+struct PostgresStoreError: Error, CustomStringConvertible {
+    /// The SQLSTATE code (`23505` for a unique violation, `40P01` for a deadlock…).
+    let code: String?
+    let message: String
+    let sql: String
+
+    init(_ error: PSQLError, sql: String) {
+        code = error.serverInfo?[.sqlState]
+        message = error.serverInfo?[.message] ?? "\(error.code)"
+        self.sql = sql
+    }
+
+    var description: String { "PostgreSQL \(code ?? "-"): \(message) in \(sql)" }
 }

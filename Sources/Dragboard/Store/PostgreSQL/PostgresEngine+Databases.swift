@@ -1,0 +1,26 @@
+import Logging
+
+extension PostgresEngine {
+    /// Creates an empty database `name` on the server `url` points at, and returns its URL (the
+    /// test suites give every store a database of its own).
+    static func createDatabase(named name: String, besides url: PostgresURL) throws -> PostgresURL {
+        try administer(url, "CREATE DATABASE \"\(name)\"")
+        var created = url
+        created.database = name
+        return created
+    }
+
+    /// Drops a database, ending the sessions still connected to it.
+    static func dropDatabase(_ url: PostgresURL, on server: PostgresURL) throws {
+        try administer(server, "DROP DATABASE IF EXISTS \"\(url.database)\" WITH (FORCE)")
+    }
+
+    private static func administer(_ server: PostgresURL, _ statement: String) throws {
+        let pool = PostgresConnectionPool(url: server, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
+        defer { pool.close() }
+        try pool.withConnection { connection in
+            try PostgresSQLConnection(connection, dialect: PostgresDialect(), logger: Logger(label: "dragboard.postgres.admin"))
+                .execute(sql: statement)
+        }
+    }
+}
