@@ -8,14 +8,16 @@ export function initLiveUpdates(view, boardID) {
   if (!('EventSource' in window)) return () => {};
   let source = null;
   const onChanges = (event) => view.apply(JSON.parse(event.data));
-  const onHello = (event) => {
+  // `hello` opens every stream; `version` says another server instance changed the board.
+  const onVersion = (event) => {
     const { version } = JSON.parse(event.data);
     if (version > view.version()) view.resync(version);
   };
   function open() {
     source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
     source.addEventListener('changes', onChanges);
-    source.addEventListener('hello', onHello);
+    source.addEventListener('hello', onVersion);
+    source.addEventListener('version', onVersion);
     source.addEventListener('error', reportOffline);
   }
   const reopen = () => { if (source.readyState === EventSource.CLOSED) { source.close(); open(); } };

@@ -33,21 +33,31 @@ public final class BoardService: Sendable {
         self.sessions = DragSessions(limits: limits)
         self.live = live
         self.logger = logger
+        // Changes other instances sharing the database commit reach this instance's viewers too.
+        try store.observeOtherInstances { [weak live] board, version in live?.announce(board: board, version: version) }
         // Uploads left by a previous run were never dropped: nothing refers to them.
         try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent("uploads"))
         try FileManager.default.createDirectory(at: imagesDirectory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
         pruneRetiredImages()
     }
 
-    /// Opens (or creates) the board's database at `databasePath`, seeds it with the kit's seed
-    /// when it is new, and loads the templates: everything a router needs to serve `kit`.
-    /// Images are kept next to the database, in `<databasePath>-images`.
-    public convenience init(kit: BoardKit, databasePath: String, templatesDirectory: String, limits: Limits = Limits(),
-                            logger: Logger = Logger(label: "dragboard")) async throws {
-        let store = try BoardStore(path: databasePath)
+    /// Opens (or creates) the board's database, seeds it with the kit's seed when it is new, and
+    /// loads the templates: everything a router needs to serve `kit`.
+    ///
+    /// - Parameters:
+    ///   - databasePath: A SQLite file, or a `postgres://user:password@host:port/dbname` URL
+    ///     that several instances share (see ``BoardStore/init(database:operationRetention:)``).
+    ///   - imagesDirectory: Where stored images live; by default next to a SQLite file
+    ///     (`<databasePath>-images`), or `dragboard-images` in the working directory with
+    ///     PostgreSQL. Instances sharing a database must share this folder too.
+    public convenience init(kit: BoardKit, databasePath: String, imagesDirectory: String? = nil, templatesDirectory: String,
+                            limits: Limits = Limits(), logger: Logger = Logger(label: "dragboard")) async throws {
+        let store = try BoardStore(database: databasePath)
         try kit.seed?(store)
         let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
-        try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: databasePath + "-images", isDirectory: true),
+        let sharedDatabase = try PostgresURL.parse(databasePath) != nil
+        let images = imagesDirectory ?? (sharedDatabase ? "dragboard-images" : databasePath + "-images")
+        try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),
                       limits: limits, logger: logger)
     }
 

@@ -13,7 +13,10 @@ public final class DragboardApp: Sendable {
         /// Host names (without port) accepted in `Host` besides `host` and the loopback names; see
         /// ``MicroHTTP/HTTPServer/Configuration/allowedHosts``.
         public var allowedHosts: [String] = []
+        /// A SQLite file, or a `postgres://` URL several instances share.
         public var databasePath = "dragboard.sqlite"
+        /// Where stored images live (see ``BoardService/init(kit:databasePath:imagesDirectory:templatesDirectory:limits:logger:)``).
+        public var imagesDirectory: String?
         public var publicDirectory = "Public"
         public var templatesDirectory = "Templates"
         /// Quotas of stored images and live drag sessions.
@@ -30,7 +33,7 @@ public final class DragboardApp: Sendable {
 
     /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
-        service = try await BoardService(kit: kit, databasePath: options.databasePath, templatesDirectory: options.templatesDirectory,
+        service = try await BoardService(kit: kit, databasePath: options.databasePath, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
                                          limits: options.limits, logger: logger)
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")

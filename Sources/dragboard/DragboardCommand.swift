@@ -27,7 +27,12 @@ struct DragboardCommand: ParsableCommand {
                 """
         )
     ) var allowedHosts: [String] = []
-    @Option(help: "The SQLite database file.") var database = "dragboard.sqlite"
+    @Option(help: ArgumentHelp(
+        "The SQLite database file, or a postgres://user:password@host:port/dbname URL that several instances share.",
+        discussion: "Without it, DRAGBOARD_DATABASE_URL if set, else dragboard.sqlite."
+    )) var database: String?
+    @Option(help: "The folder of stored images (instances sharing a database share it too); by default <database>-images, or dragboard-images with PostgreSQL.")
+    var images: String?
     @Option(name: .customLong("public"), help: "The folder of static files.") var publicDirectory = "Public"
     @Option(help: "The folder of Mustache templates.") var templates = "Templates"
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
@@ -69,7 +74,8 @@ struct DragboardCommand: ParsableCommand {
         options.host = host
         options.port = port
         options.allowedHosts = allowedHosts
-        options.databasePath = database
+        options.databasePath = database ?? ProcessInfo.processInfo.environment["DRAGBOARD_DATABASE_URL"] ?? "dragboard.sqlite"
+        options.imagesDirectory = images
         options.publicDirectory = publicDirectory
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages

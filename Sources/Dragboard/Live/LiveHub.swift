@@ -30,5 +30,11 @@ public final class LiveHub: Sendable {
         }
     }
 
+    /// Tells the viewers of `board` that it reached `version` through another instance sharing
+    /// the database: those behind read the board again (they have no changes to apply).
+    func announce(board: String, version: Int) {
+        broadcast(event: "version", board: board, version: version, json: "{\"version\":\(version)}")
+    }
+
     var viewerCount: Int { streams.withLock { $0.count } }
 }

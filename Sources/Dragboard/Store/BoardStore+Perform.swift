@@ -123,11 +123,13 @@ extension BoardStore {
             }
             let now = Date()
             try Self.setVersion(db, tx.newVersion, board: board, at: now)
+            try db.announce(board: board, version: tx.newVersion)
             var departures: [OperationResult.Departure] = []
             for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
                 // Read and raised in one statement: another instance may be changing that board
                 // right now, and its lock (not this transaction's snapshot) decides the order.
                 let version = try Self.advanceVersion(db, board: other, at: now)
+                try db.announce(board: other, version: version)
                 departures.append(.init(board: other, version: version, items: items))
             }
             if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
@@ -159,6 +161,8 @@ extension BoardStore {
     public func seedIfEmpty(_ lists: [(ListRecord, [NewItem])], containers: [String: [NewItem]] = [:]) throws {
         try engine.write { db in
                 let board = Self.defaultBoardID
+                // Instances starting together on one database seed it once.
+                try db.lock(board: board)
                 guard try db.fetchOne(Int.self, sql: "SELECT COUNT(*) FROM list WHERE boardID = ?", arguments: [board]) == 0 else { return }
                 let base = try StoreQueries.version(db, board: board)
                 let tx = BoardTransaction(db: db, boardID: board, baseVersion: base)

@@ -60,6 +60,13 @@ public final class BoardStore: Sendable {
         try pruneUndoHistory(olderThan: Date() - Self.undoRetention)
     }
 
+    /// Calls `handler` with each board and version that other server instances sharing this
+    /// database commit, in commit order, from now on: on PostgreSQL, through `LISTEN`; never on
+    /// SQLite, whose file one process owns.
+    public func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws {
+        try engine.observeOtherInstances(handler)
+    }
+
     /// Where the data lives, for logs (never with a password).
     public var databaseDescription: String { engine.description }
 

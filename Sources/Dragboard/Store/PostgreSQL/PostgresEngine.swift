@@ -1,5 +1,7 @@
+import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The shared engine: one PostgreSQL database that several server instances use at once.
 ///
@@ -19,6 +21,9 @@ final class PostgresEngine: StoreEngine {
     let url: PostgresURL
     private let dialect = PostgresDialect()
     private let logger: Logger
+    /// This process among those sharing the database: its own notices are not news to it.
+    let instance = UUID().uuidString
+    private let listener = Mutex<PostgresChangeListener?>(nil)
 
     var description: String { "PostgreSQL \(url.redacted)" }
 
@@ -31,7 +36,14 @@ final class PostgresEngine: StoreEngine {
     }
 
     deinit {
+        listener.withLock { $0 }?.stop()
         pool.close()
+    }
+
+    func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws {
+        let started = PostgresChangeListener(pool: pool, instance: instance, logger: logger) { handler($0.board, $0.version) }
+        try started.start()
+        listener.withLock { $0 = started }
     }
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
@@ -45,7 +57,7 @@ final class PostgresEngine: StoreEngine {
     func commit(_ operation: GroupCommit.Operation) {
         do {
             try transaction("BEGIN") { db in
-                try db.execute(sql: "SELECT 1 FROM board WHERE id = ? FOR UPDATE", arguments: [operation.board])
+                try db.lock(board: operation.board)
                 try operation.run?(db, false)
             }
         } catch {
@@ -63,7 +75,7 @@ final class PostgresEngine: StoreEngine {
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
         try pool.withConnection { connection in
-            let db = PostgresSQLConnection(connection, dialect: dialect, logger: logger)
+            let db = PostgresSQLConnection(connection, dialect: dialect, instance: instance, logger: logger)
             try db.execute(sql: begin)
             let outcome = Result { try body(db) }
             switch outcome {

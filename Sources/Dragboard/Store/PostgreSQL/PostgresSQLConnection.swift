@@ -16,10 +16,24 @@ final class PostgresSQLConnection: SQLConnection {
     private(set) var totalChangesCount = 0
     private var savepoints = 0
 
-    init(_ connection: PostgresConnection, dialect: PostgresDialect, logger: Logger) {
+    /// Who announces this connection's changes (see ``ChangeNotice``).
+    private let instance: String
+
+    init(_ connection: PostgresConnection, dialect: PostgresDialect, instance: String = "", logger: Logger) {
         self.connection = connection
         self.dialect = dialect
+        self.instance = instance
         self.logger = logger
+    }
+
+    func lock(board: String) throws {
+        try execute(sql: "SELECT 1 FROM board WHERE id = ? FOR UPDATE", arguments: [board])
+    }
+
+    /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,
+    /// and delivers the notices of all transactions in the order they committed.
+    func announce(board: String, version: Int) throws {
+        try execute(sql: "SELECT pg_notify(?, ?)", arguments: [ChangeNotice.channel, ChangeNotice(instance: instance, board: board, version: version).payload])
     }
 
     func execute(sql: String, arguments: SQLArguments) throws {

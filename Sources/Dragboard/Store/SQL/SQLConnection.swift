@@ -20,6 +20,12 @@ protocol SQLConnection: AnyObject {
     var totalChangesCount: Int { get }
     /// Runs `body` in a savepoint: a throw rolls back what it did and is rethrown.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T
+    /// Holds `board`'s row until the transaction ends: writers of that board wait for it (SQLite's
+    /// one writer already excludes every other).
+    func lock(board: String) throws
+    /// Tells the other processes sharing this database, once the transaction commits, that
+    /// `board` is at `version` (nothing to do where one process owns the database).
+    func announce(board: String, version: Int) throws
 }
 
 extension SQLConnection {

@@ -15,6 +15,9 @@ protocol StoreEngine: Sendable {
     /// Starts a read of exactly the state just committed; called only from an operation's
     /// `committed` callback, and only when the engine ran it with `rendersAfterCommit`.
     func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void)
+    /// Calls `handler` with each board and version other processes sharing the database commit,
+    /// in commit order, from now on (never, where one process owns the database).
+    func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws
     /// Where the data lives, for logs (never with a password).
     var description: String { get }
 }

@@ -25,6 +25,12 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// A write transaction on SQLite excludes every other writer already.
+    func lock(board: String) {}
+
+    /// One process owns a SQLite file: its own viewers hear of every change directly.
+    func announce(board: String, version: Int) {}
+
     var changesCount: Int { db.changesCount }
     var totalChangesCount: Int { db.totalChangesCount }
 

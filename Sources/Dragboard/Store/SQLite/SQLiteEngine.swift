@@ -57,6 +57,9 @@ final class SQLiteEngine: StoreEngine {
         try dbPool.write { db in try body(SQLiteConnection(db)) }
     }
 
+    /// One process owns the file: nobody else commits.
+    func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) {}
+
     func commit(_ operation: GroupCommit.Operation) {
         groupCommit.submit(operation)
     }
