@@ -60,8 +60,9 @@ e2e: test-deps build
 # then the browser tests on the built server
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
-# by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome; where none can start,
-# a banner says so and the PostgreSQL suites skip themselves.
+# by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
+# (DragboardTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
+# two instances on one database; where no server can start, a banner says so.
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	@state=$$(mktemp -d); \
@@ -75,6 +76,9 @@ test: test-deps
 	fi; \
 	set -ex; \
 	swift test $(SWIFT_FLAGS); \
+	if [ -n "$${DRAGBOARD_TEST_POSTGRES_URL:-}" ]; then \
+		DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build $(SWIFT_FLAGS) --filter DragboardTests; \
+	fi; \
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
 	$(VENV)/bin/python Tests/e2e/parallel.py
 

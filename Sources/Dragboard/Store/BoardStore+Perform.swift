@@ -77,7 +77,7 @@ extension BoardStore {
             output = result
         }
         try withoutActuallyEscaping(run) { run in
-            let operation = GroupCommit.Operation(board: board, run: run, committed: {
+            let operation = StoreOperation(board: board, run: run, committed: {
                 guard let render, let response = rendering.pending else { return }
                 // A reader that sees exactly what was just committed takes the rendering; the
                 // writer is free for the next batch as soon as that reader holds its snapshot.

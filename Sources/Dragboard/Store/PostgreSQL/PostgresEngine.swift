@@ -54,7 +54,7 @@ final class PostgresEngine: StoreEngine {
         try transaction("BEGIN", body)
     }
 
-    func commit(_ operation: GroupCommit.Operation) {
+    func commit(_ operation: StoreOperation) {
         do {
             try transaction("BEGIN") { db in
                 try db.lock(board: operation.board)

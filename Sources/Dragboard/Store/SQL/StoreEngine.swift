@@ -11,7 +11,7 @@ protocol StoreEngine: Sendable {
     /// Runs one client operation in a durable transaction and returns once it committed (its
     /// own failure, if any, is in the operation). The engine locks `operation.board` first, so
     /// operations on one board apply one after the other, whichever process runs them.
-    func commit(_ operation: GroupCommit.Operation)
+    func commit(_ operation: StoreOperation)
     /// Starts a read of exactly the state just committed; called only from an operation's
     /// `committed` callback, and only when the engine ran it with `rendersAfterCommit`.
     func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void)

@@ -12,38 +12,8 @@ import Synchronization
 /// to its own caller (no thread commits for others twice in a row). Every operation of a batch is
 /// acknowledged only after the batch's `COMMIT` returned.
 final class GroupCommit: Sendable {
-    /// One operation on its way to a batch; its submitter waits until `finish`.
-    final class Operation: @unchecked Sendable {
-        /// Runs inside the batch's transaction (the operation's savepoint is its own business);
-        /// `isLast` says whether any operation of the batch follows it. A throw fails this
-        /// operation alone. Let go once the operation is done: it may borrow its submitter's
-        /// non-escaping closures.
-        private(set) var run: ((any SQLConnection, _ isLast: Bool) throws -> Void)?
-        /// Runs after the batch committed, still holding the writer (so a read started here sees
-        /// exactly that commit), for operations whose `run` succeeded.
-        let committed: () -> Void
-        /// The board the operation works on (engines that lock per board lock this one).
-        let board: String
-        // Written by the committing thread before `done` is signalled, read by the submitter after.
-        private(set) var failure: (any Error)?
-        fileprivate var leads = false
-        private let done = DispatchSemaphore(value: 0)
-
-        init(board: String, run: @escaping (any SQLConnection, Bool) throws -> Void, committed: @escaping () -> Void) {
-            self.board = board
-            self.run = run
-            self.committed = committed
-        }
-
-        func fail(_ error: any Error) { if failure == nil { failure = error } }
-        /// Forgets `run` (called by the submitter once `submit` returned).
-        func finish() { run = nil }
-        fileprivate func wake() { done.signal() }
-        fileprivate func wait() { done.wait() }
-    }
-
     private struct State {
-        var queue: [Operation] = []
+        var queue: [StoreOperation] = []
         var committing = false
     }
 
@@ -61,8 +31,8 @@ final class GroupCommit: Sendable {
     var queuedCount: Int { state.withLock { $0.queue.count } }
 
     /// Commits `operation` in the next batch and returns once that batch is durable (or failed);
-    /// the operation's own failure, if any, is in ``Operation/failure``.
-    func submit(_ operation: Operation) {
+    /// the operation's own failure, if any, is in ``StoreOperation/failure``.
+    func submit(_ operation: StoreOperation) {
         let leads = state.withLock { state in
             state.queue.append(operation)
             if state.committing { return false }
@@ -79,7 +49,7 @@ final class GroupCommit: Sendable {
             return state.queue
         }
         commit(batch)
-        let next = state.withLock { state -> Operation? in
+        let next = state.withLock { state -> StoreOperation? in
             guard let first = state.queue.first else {
                 state.committing = false
                 return nil
@@ -95,7 +65,7 @@ final class GroupCommit: Sendable {
 
     /// One transaction for the whole batch: each operation's failure is its own, a failure of the
     /// transaction itself (its `COMMIT`, say) is everyone's.
-    private func commit(_ batch: [Operation]) {
+    private func commit(_ batch: [StoreOperation]) {
         largestBatch.max(batch.count)
         do {
             try writer.writeWithoutTransaction { db in

@@ -60,7 +60,7 @@ final class SQLiteEngine: StoreEngine {
     /// One process owns the file: nobody else commits.
     func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) {}
 
-    func commit(_ operation: GroupCommit.Operation) {
+    func commit(_ operation: StoreOperation) {
         groupCommit.submit(operation)
     }
 
