@@ -18,7 +18,14 @@ extension BoardTransaction {
         let moving = Set(ids)
         guard moving.count == ids.count else { throw StoreError.invalid("duplicate ids in move") }
         try atomically {
-            let items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            var items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            // Rows taken from another board: hold that board as its own writers do, then read them
+            // again, so a writer of that board (another instance, say) never changes them meanwhile.
+            let sources = try Set(items.filter { $0.listID != placement.listID }.compactMap { try StoreQueries.board(ofList: $0.listID, db) })
+            if !sources.subtracting([boardID]).isEmpty {
+                for other in sources.subtracting([boardID]).sorted() { try db.lock(board: other) }
+                items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            }
             let gap = try resolve(placement, moving: moving)
             if let containerID = placement.containerID {
                 try requireOutside(moving, container: containerID)

@@ -123,5 +123,9 @@ struct PostgresStoreError: Error, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// Two transactions met (a deadlock, a serialization failure, two rows given one order key):
+    /// PostgreSQL rolled this one back, and it may simply be tried again.
+    var isContention: Bool { ["40P01", "40001", "23505"].contains(code ?? "") }
+
     var description: String { "PostgreSQL \(code ?? "-"): \(message) in \(sql)" }
 }

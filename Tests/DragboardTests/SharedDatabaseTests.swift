@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Dragboard
+
+/// Two stores on one database, as two server instances share one PostgreSQL database (run on
+/// either engine: two SQLite pools on one file behave the same way): every operation lands once,
+/// a board's versions form one sequence, a retry is answered whichever store receives it.
+@Suite struct SharedDatabaseTests {
+    @Test func operationsThroughTwoStoresLandOnceWithOneSequenceOfVersions() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let stores = [t.store, other]
+        let base = try t.store.version()
+        let threads = 8, each = 10
+        let versions = Mutex<[Int]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for number in 0..<each {
+                let id = "s\(thread)-\(number)"
+                do {
+                    // Alternate stores, and lists, so the two write the same lists at once.
+                    let result = try stores[(thread + number) % 2].perform(operationID: "op-\(id)", fingerprint: id) { tx in
+                        _ = try tx.insert([NewItem(id: id, kind: "person", title: id)], at: Placement(listID: number % 2 == 0 ? "people" : "empty", index: 0))
+                        if number % 3 == 0 { try tx.move(["a"], to: Placement(listID: "links", index: 0)) }
+                        return id
+                    }
+                    versions.withLock { $0.append(result.version) }
+                } catch {
+                    failures.withLock { $0.append("\(id): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(versions.withLock { $0 }.sorted() == Array((base + 1)...(base + threads * each)))
+        for store in stores { #expect(try store.version() == base + threads * each) }
+        let people = try t.store.rows(in: "people"), empty = try other.rows(in: "empty")
+        #expect(people.count + empty.count == 4 + threads * each)  // `a` went to the links
+        for rows in [people, empty] { #expect(Set(rows.map(\.pos)).count == rows.count) }
+        #expect(try other.rows(in: "people").map(\.id) == people.map(\.id))
+    }
+
+    @Test func aRetryIsAnsweredFromTheRecordByTheOtherStore() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let first = try t.store.perform(operationID: "retried-op", fingerprint: "f") { tx in
+            try tx.move(["a"], to: Placement(listID: "links", index: 0))
+            return "moved"
+        }
+        let retry = try other.perform(operationID: "retried-op", fingerprint: "f") { _ in
+            Issue.record("the retry ran again")
+            return ""
+        }
+        #expect(retry.replayed && retry.response == "moved" && retry.version == first.version)
+        #expect(try other.version() == first.version)
+    }
+
+    @Test(.enabled(if: !TestEngine.isSQLite, "PostgreSQL's NOTIFY"))
+    func everyChangeOfOneStoreReachesTheOtherInCommitOrder() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let heard = Mutex<[Int]>([])
+        let all = DispatchSemaphore(value: 0)
+        let count = 20
+        try other.observeOtherInstances { board, version in
+            guard board == BoardStore.defaultBoardID else { return }
+            if heard.withLock({ $0.append(version); return $0.count }) == count { all.signal() }
+        }
+        var committed: [Int] = []
+        for number in 0..<count {
+            committed.append(try t.op { try $0.setTitle("a", "A\(number)") }.version)
+        }
+        // Its own changes are not news to a store.
+        _ = try other.perform(operationID: "own", fingerprint: "") { tx in try tx.setTitle("b", "Own"); return "" }
+        #expect(all.wait(timeout: .now() + 30) == .success)
+        #expect(heard.withLock { $0 } == committed)
+    }
+}
+
+/// The pieces of the PostgreSQL engine that need no server.
+@Suite struct PostgresPartsTests {
+    @Test func theStoresSQLBecomesPostgreSQLs() {
+        #expect(PostgresDialect.translateUncached("SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) > (?, ?) LIMIT ?")
+            == "SELECT pos, id FROM item WHERE listID = $1 AND scope = COALESCE($2, '') AND (pos, id) > ($3, $4) LIMIT $5")
+        #expect(PostgresDialect.translateUncached("SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1")
+            == "SELECT 1 FROM item WHERE (payload::jsonb ->> 'image') = $1 LIMIT 1")
+        #expect(PostgresDialect.translateUncached("SELECT id FROM item INDEXED BY item_kind WHERE kind IN (?, ?)")
+            == "SELECT id FROM item WHERE kind IN ($1, $2)")
+        // A question mark inside a literal is text, not a placeholder.
+        #expect(PostgresDialect.translateUncached("UPDATE list SET title = 'why?' WHERE id = ?") == "UPDATE list SET title = 'why?' WHERE id = $1")
+    }
+
+    @Test func urlsAreReadAndPathsAreNot() throws {
+        #expect(try PostgresURL.parse("dragboard.sqlite") == nil)
+        #expect(try PostgresURL.parse("/var/lib/postgres.sqlite") == nil)
+        let url = try #require(try PostgresURL.parse("postgres://board:s%40cret@db.example:6543/boards"))
+        #expect(url == PostgresURL(host: "db.example", port: 6543, user: "board", password: "s@cret", database: "boards"))
+        #expect(url.redacted == "postgres://board@db.example:6543/boards")
+        #expect(try PostgresURL.parse("postgresql://u@h/d")?.port == 5432)
+        #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://db.example/boards") }
+        #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://u@db.example/") }
+    }
+
+    @Test func aNoticeSaysVersionInstanceAndBoard() {
+        let notice = ChangeNotice(instance: "8C1F", board: "my-board_2", version: 42)
+        #expect(notice.payload == "42 8C1F my-board_2")
+        #expect(ChangeNotice(payload: notice.payload) == notice)
+        #expect(ChangeNotice(payload: "x 8C1F b") == nil)
+        #expect(ChangeNotice(payload: "42 8C1F") == nil)
+    }
+}
