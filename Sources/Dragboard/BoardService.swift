@@ -35,9 +35,15 @@ public final class BoardService: Sendable {
         self.logger = logger
         // Changes other instances sharing the database commit reach this instance's viewers too.
         try store.observeOtherInstances { [weak live] board, version in live?.announce(board: board, version: version) }
-        // Uploads left by a previous run were never dropped: nothing refers to them.
-        try? FileManager.default.removeItem(at: imagesDirectory.appendingPathComponent("uploads"))
-        try FileManager.default.createDirectory(at: imagesDirectory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
+        // Uploads left by a previous run were never dropped: nothing refers to them. Instances sharing
+        // a database share the folder too: there, only uploads no drag can still be waiting for go.
+        let uploads = imagesDirectory.appendingPathComponent("uploads")
+        if store.isShared {
+            Self.removeEntries(of: uploads, olderThan: Date() - 3600)
+        } else {
+            try? FileManager.default.removeItem(at: uploads)
+        }
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         pruneRetiredImages()
     }
 

@@ -67,6 +67,10 @@ public final class BoardStore: Sendable {
         try engine.observeOtherInstances(handler)
     }
 
+    /// Whether other server instances may share this database (PostgreSQL), and so the image
+    /// folder beside it.
+    public var isShared: Bool { engine is PostgresEngine }
+
     /// Where the data lives, for logs (never with a password).
     public var databaseDescription: String { engine.description }
 

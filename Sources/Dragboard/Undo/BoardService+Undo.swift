@@ -135,11 +135,15 @@ extension BoardService {
 
     /// Deletes the files of removed images older than the history that could bring them back.
     func pruneRetiredImages(now: Date = Date()) {
-        let folder = imagesDirectory.appendingPathComponent("removed")
-        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-        for file in files {
-            let date = (try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? now
-            if now.timeIntervalSince(date) > BoardStore.undoRetention { try? FileManager.default.removeItem(at: file) }
+        Self.removeEntries(of: imagesDirectory.appendingPathComponent("removed"), olderThan: now - BoardStore.undoRetention)
+    }
+
+    /// Removes what `folder` holds that was last modified before `date`.
+    static func removeEntries(of folder: URL, olderThan date: Date) {
+        let entries = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for entry in entries {
+            let modified = (try? entry.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? date
+            if modified < date { try? FileManager.default.removeItem(at: entry) }
         }
     }
 }
