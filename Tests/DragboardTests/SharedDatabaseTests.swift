@@ -79,6 +79,34 @@ import Testing
         #expect(all.wait(timeout: .now() + 30) == .success)
         #expect(heard.withLock { $0 } == committed)
     }
+
+    @Test(.enabled(if: !TestEngine.isSQLite, "PostgreSQL's LISTEN connection"))
+    func aListenerThatLostItsConnectionReconnectsAndCatchesUp() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let heard = Mutex<[Int]>([])
+        let caughtUp = DispatchSemaphore(value: 0)
+        let missed = Atomic<Int>(.max)
+        try other.observeOtherInstances { board, version in
+            guard board == BoardStore.defaultBoardID else { return }
+            heard.withLock { $0.append(version) }
+            if version >= missed.load(ordering: .sequentiallyConsistent) { caughtUp.signal() }
+        }
+        // The server ends the listening session (as a restart or a network cut would), and a change
+        // commits before the listener is back: PostgreSQL keeps no notice for it.
+        let ended = try t.store.engine.write { db in
+            try db.fetchAll(Bool.self, sql: """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                """)
+        }
+        #expect(ended == [true])
+        let version = try t.op { try $0.setTitle("a", "Missed") }.version
+        missed.store(version, ordering: .sequentiallyConsistent)
+        #expect(caughtUp.wait(timeout: .now() + 30) == .success)
+        #expect(heard.withLock { $0 }.last == version)
+    }
 }
 
 /// The pieces of the PostgreSQL engine that need no server.
