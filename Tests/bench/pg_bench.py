@@ -141,8 +141,10 @@ def drops(servers: list[Server], url: str | None, clients: int, seconds: int, ru
     per_drop = lambda seconds_used: seconds_used * 1e6 / acknowledged if acknowledged else float("nan")
     return {"drops/s, {n} clients": acknowledged / max(result["elapsed"] for result in results),
             "drop p50, {n} clients (ms)": percentile(latencies, 50), "drop p99, {n} clients (ms)": percentile(latencies, 99),
-            "drops refused, {n} clients": sum(result["refused_begin"] + result["refused_drop"] + result["failed_end"]
-                                              for result in results),
+            # drops.c's counts: a begin not 201, a drop not 200 with changes, an end not 200.
+            "drag starts refused, {n} clients": sum(result["refused_begin"] for result in results),
+            "drops refused or unchanged, {n} clients": sum(result["refused_drop"] for result in results),
+            "drag ends refused, {n} clients": sum(result["failed_end"] for result in results),
             "drops lost or doubled, {n} clients": int(lost),
             "servers' CPU per drop, {n} clients (µs)": per_drop(server_cpu),
             "PostgreSQL's CPU per drop, {n} clients (µs)": per_drop(database_cpu) if cpu.postmaster else None,
