@@ -84,13 +84,16 @@ test: test-deps
 
 # In process (the router called directly), then over real sockets against the release server
 # beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c
-# (built with cc) are the load clients.
+# (built with cc) are the load clients. Then the same server on a throw-away PostgreSQL cluster, through one
+# instance and two sharing a database, beside SQLite, and how soon one instance's viewer hears of a drop
+# through the other (skipped, with a loud line, where no PostgreSQL server can start).
 bench: deps
 	$(call apt_install,wrk gcc libc6-dev)
 	swift build -c release --product dragboard
 	swift build -c release --product DragboardBench
 	.build/release/DragboardBench
 	$(PYTHON) Tests/bench/http_bench.py --seconds $(BENCH_SECONDS) $(if $(BASELINE),--baseline $(BASELINE))
+	$(PYTHON) Tests/bench/pg_bench.py --seconds $(BENCH_SECONDS)
 
 # Property tests through the real router for a bounded time; prints executions/s and violations.
 fuzz: deps

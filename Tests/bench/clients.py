@@ -169,7 +169,8 @@ class CDropClients:
     def run(self, port: int, owned: list[list[str]], before: Snapshot, start: float, stop: float) -> dict:
         """Drops from `start` to `stop` (Unix times). Raises on any failure of drops.c (a closed connection,
         a wrong byte count...): a figure is reported only for a run where every answer was read whole."""
-        plan = self.folder / "drops.plan"
+        # One plan per port: pg_bench.py runs one drops.c per instance at once.
+        plan = self.folder / f"drops-{port}.plan"
         where = {item: name for name in CATS for item in before.lists[name]}
         plan.write_text("".join([f"lists {' '.join(CATS)}\n"] + [
             " ".join([str(seed)] + [f"{item}={where[item]}" for item in own]) + "\n" for seed, own in enumerate(owned)]))

@@ -1,0 +1,336 @@
+"""`make bench` on PostgreSQL: the release server on a throw-away PostgreSQL cluster (Tests/postgres/cluster.py),
+through one instance and through two sharing one database, beside SQLite, in the same run.
+
+    python3 Tests/bench/pg_bench.py [--binary .build/release/dragboard] [--seconds 5] [--samples 200]
+
+1. Drops/s, p50 and p99 with 8 and 16 drop clients (threads of drops.c, one process per instance; with two
+   instances the clients split evenly between A and B), each dragging its own rows; afterwards every instance
+   must show the database's version, which must be the version before plus the acknowledged changing drops,
+   with the same rows (none lost, none doubled).
+2. Live updates across instances: an SSE viewer on B (`GET /boards/demo/events`), drops one at a time through
+   A; the latency is when B's `version` event for that drop's version arrives, minus when A's drop answer
+   arrived (and minus when the drop request started). It can be below zero: the NOTIFY is delivered at
+   commit, while A still renders its answer.
+3. The same drops on SQLite (one instance), for comparison.
+
+Where no PostgreSQL server can be made here, it prints one loud line and exits 0 (the rest of `make bench`
+ran). Stdlib only; nothing is asserted: these are measurements, read as medians and ratios.
+"""
+import argparse
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from clients import BOARD, CATS, CDropClients, Client, Snapshot, percentile
+from http_bench import ROOT, Server
+
+sys.path.insert(0, str(ROOT / "Tests/postgres"))
+import cluster as postgres  # noqa: E402
+
+#: Rows per cat before the drops: 16 clients own 3 each (a drop hovers another of its own rows).
+ROWS_PER_CAT = 16
+CLIENTS = (8, 16)
+SETTLE_SECONDS = 15
+
+
+def start(binary: pathlib.Path, database: str, images: pathlib.Path) -> Server:
+    return Server([str(binary), "--port", "0", "--database", database, "--images", str(images),
+                   "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"), "--log-level", "error"])
+
+
+def seed(client: Client, rows: int) -> None:
+    """Drops text from outside onto each cat until it holds `rows` toys (a cat makes a toy of text; a row
+    the list form adds is not a toy, and cats refuse it)."""
+    board = client.board()
+    for cat in CATS:
+        for number in range(rows - len(board.lists[cat])):
+            token = secrets.token_hex(16)
+            status, _ = client.post("/api/sessions/external", {"token": token, "types": ["text/plain"], "files": []})
+            assert status == 201, f"an external drag answered {status}"
+            status, answer = client.post(f"/api/sessions/{token}/drop", {
+                "op": secrets.token_hex(16), "version": 0, "target": {"list": cat}, "location": None,
+                "data": [["text/plain", f"Bench toy {cat} {number}"]]})
+            assert status == 200 and answer.get("changes"), f"adding a toy to {cat}: {status} {answer}"
+            client.post(f"/api/sessions/{token}/end", {})
+
+
+def database_version(url: str | None, servers: list[Server]) -> int:
+    """The board's version in the database: PostgreSQL's row, or (SQLite, one instance) the instance's."""
+    if url is None:
+        return Client(servers[0].port).board().version
+    return int(postgres.run_sql(url, "SELECT version FROM board WHERE id = 'demo'").strip())
+
+
+def settled(servers: list[Server], url: str | None) -> list[Snapshot]:
+    """Every instance's board once it shows the database's version (another instance's changes reach it by
+    NOTIFY); raises when one is still behind after SETTLE_SECONDS."""
+    target = database_version(url, servers)
+    deadline = time.monotonic() + SETTLE_SECONDS
+    snapshots = []
+    for server in servers:
+        client = Client(server.port)
+        while (snapshot := client.board()).version != target:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"instance on port {server.port} shows version {snapshot.version}, the database {target}")
+        snapshots.append(snapshot)
+    return snapshots
+
+
+class PostgresCPU:
+    """The CPU seconds the cluster's processes have used: the postmaster and its live children, plus the
+    children it has reaped (cutime, cstime)."""
+
+    def __init__(self, cluster: "postgres.Cluster | None"):
+        self.postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0]) if cluster else None
+
+    def seconds(self) -> float:
+        if self.postmaster is None:
+            return 0.0
+        ticks = 0
+        for entry in pathlib.Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # a backend that just left
+            if int(entry.name) == self.postmaster:
+                ticks += sum(int(field) for field in fields[11:15])
+            elif int(fields[1]) == self.postmaster:
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def drops(servers: list[Server], url: str | None, clients: int, seconds: int, runner: CDropClients, cpu: PostgresCPU) -> dict:
+    """`clients` drop clients, split evenly between the instances, for `seconds`."""
+    before = settled(servers, url)[0]
+    owned = [[item for index, item in enumerate(before.items) if index % clients == k] for k in range(clients)]
+    started_cpu = [server.cpu_seconds() for server in servers], cpu.seconds()
+    begin = time.time() + 0.3
+    results: list[dict | BaseException] = [None] * len(servers)
+
+    def run(index: int):
+        try:
+            results[index] = runner.run(servers[index].port, owned[index::len(servers)], before, begin, begin + seconds)
+        except BaseException as error:  # noqa: BLE001 — raised below, in the main thread
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(servers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    server_cpu = sum(server.cpu_seconds() for server in servers) - sum(started_cpu[0])
+    database_cpu = cpu.seconds() - started_cpu[1]
+    latencies = sorted(latency for result in results for latency in result["latencies"])
+    acknowledged = sum(result["changed"] for result in results)
+    after = settled(servers, url)
+    lost = any(snapshot.version != before.version + acknowledged or sorted(snapshot.items) != sorted(before.items)
+               for snapshot in after)
+    per_drop = lambda seconds_used: seconds_used * 1e6 / acknowledged if acknowledged else float("nan")
+    return {"drops/s, {n} clients": acknowledged / max(result["elapsed"] for result in results),
+            "drop p50, {n} clients (ms)": percentile(latencies, 50), "drop p99, {n} clients (ms)": percentile(latencies, 99),
+            # drops.c's counts: a begin not 201, a drop not 200 with changes, an end not 200.
+            "drag starts refused, {n} clients": sum(result["refused_begin"] for result in results),
+            "drops refused or unchanged, {n} clients": sum(result["refused_drop"] for result in results),
+            "drag ends refused, {n} clients": sum(result["failed_end"] for result in results),
+            "drops lost or doubled, {n} clients": int(lost),
+            "servers' CPU per drop, {n} clients (µs)": per_drop(server_cpu),
+            "PostgreSQL's CPU per drop, {n} clients (µs)": per_drop(database_cpu) if cpu.postmaster else None,
+            "drops.c's CPU per drop, {n} clients (µs)": per_drop(sum(result["cpu_seconds"] for result in results))}
+
+
+class VersionListener(threading.Thread):
+    """A viewer of the demo board on one instance: records when each `version` event arrives
+    (time.perf_counter, the clock the drops are timed with)."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.socket.sendall(f"GET {BOARD}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.stream = self.socket.makefile("rb")
+        head = []
+        while (line := self.stream.readline()) not in (b"\r\n", b"\n", b""):
+            head.append(line.decode("latin-1").strip())
+        assert head and " 200 " in head[0], f"events answered {head[:1]}"
+        self.chunked = any(line.lower() == "transfer-encoding: chunked" for line in head)
+        self.arrivals: dict[int, float] = {}
+        self.changed = threading.Condition()
+        self.closed = False
+
+    def lines(self):
+        """The stream's lines, with the chunked framing taken off; each with when its bytes were read."""
+        pending = b""
+        while True:
+            if self.chunked:
+                size = self.stream.readline()
+                if not size or int(size.split(b";")[0], 16) == 0:
+                    return
+                data = self.stream.read(int(size.split(b";")[0], 16))
+                self.stream.readline()
+            else:
+                data = self.stream.readline()
+                if not data:
+                    return
+            arrived = time.perf_counter()
+            pending += data
+            *complete, pending = pending.split(b"\n")
+            for line in complete:
+                yield line.rstrip(b"\r").decode(), arrived
+
+    def run(self):
+        event = None
+        try:
+            for line, arrived in self.lines():
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event == "version":
+                    with self.changed:
+                        self.arrivals.setdefault(json.loads(line[5:])["version"], arrived)
+                        self.changed.notify_all()
+                elif not line:
+                    event = None
+        except OSError:
+            pass
+        finally:
+            with self.changed:
+                self.closed = True
+                self.changed.notify_all()
+
+    def arrival(self, version: int, timeout: float) -> float | None:
+        """When the first `version` event at or beyond `version` arrived; None if none within `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                times = [at for seen, at in self.arrivals.items() if seen >= version]
+                if times:
+                    return min(times)
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed:
+                    return None
+                self.changed.wait(left)
+
+    def close(self):
+        self.socket.shutdown(socket.SHUT_RDWR)
+        self.socket.close()
+
+
+def live_latency(a: Server, b: Server, samples: int) -> dict:
+    """One drop at a time through A, each timed until B's viewer hears of its version."""
+    listener = VersionListener(b.port)
+    listener.start()
+    client = Client(a.port)
+    row = client.board().lists["cat-1"][0]
+    where, after_answer, after_start, missed = "cat-1", [], [], 0
+    try:
+        for turn in range(samples):
+            target = "cat-2" if where == "cat-1" else "cat-1"
+            token = secrets.token_hex(16)
+            status, _ = client.post("/api/sessions", {"token": token, "list": where, "items": [row]})
+            assert status == 201, f"drag start answered {status}"
+            body = {"op": secrets.token_hex(16), "version": 0, "target": {"list": target}, "location": None}
+            started = time.perf_counter()
+            status, answer = client.post(f"/api/sessions/{token}/drop", body)
+            answered = time.perf_counter()
+            assert status == 200 and answer.get("changes"), f"drop {turn} answered {status}: {answer}"
+            where = target
+            heard = listener.arrival(answer["version"], timeout=10)
+            if heard is None:
+                missed += 1
+            else:
+                after_answer.append((heard - answered) * 1000)
+                after_start.append((heard - started) * 1000)
+            client.post(f"/api/sessions/{token}/end", {})
+    finally:
+        listener.close()
+    figures = {"live drops heard on B": len(after_answer), "live drops not heard on B within 10 s": missed}
+    for name, values in (("after A's answer", after_answer), ("after A's drop request", after_start)):
+        for label, value in (("p50", percentile(values, 50)), ("p99", percentile(values, 99)),
+                             ("max", max(values, default=float("nan")))):
+            figures[f"B hears a drop, {name}, {label} (ms)"] = value
+    return figures
+
+
+def phase(binary: pathlib.Path, database: str, url: str | None, instances: int, folder: pathlib.Path, seconds: int,
+          runner: CDropClients, cpu: PostgresCPU, samples: int) -> dict:
+    """Fresh instances on `database` (seeded through the first), the drop runs, and with two the live latency."""
+    images = folder / f"images-{secrets.token_hex(4)}"
+    servers: list[Server] = []
+    try:
+        for _ in range(instances):
+            servers.append(start(binary, database, images))
+        seed(Client(servers[0].port), ROWS_PER_CAT)
+        figures = {}
+        for clients in CLIENTS:
+            for name, value in drops(servers, url, clients, seconds, runner, cpu).items():
+                if value is not None:
+                    figures[name.replace("{n}", str(clients))] = value
+        if instances == 2:
+            figures.update(live_latency(servers[0], servers[1], samples))
+        return figures
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def report(columns: dict[str, dict]) -> None:
+    names = list(columns)
+    keys = list(dict.fromkeys(key for figures in reversed(columns.values()) for key in figures))  # PG 2 has every row
+    print("== PostgreSQL: release server, loopback, one throw-away cluster, 2 shared cores ==")
+    print(f"{'measure':<52}" + "".join(f"{name:>14}" for name in names) + f"{'PG 2 / PG 1':>14}")
+    for key in keys:
+        values = [columns[name].get(key) for name in names]
+        line = f"{key:<52}" + "".join(f"{'':>14}" if value is None else f"{value:>14.2f}" for value in values)
+        one, two = columns.get("PG 1 inst", {}).get(key), columns.get("PG 2 inst", {}).get(key)
+        if one and two is not None and not any(word in key for word in ("lost", "refused", "heard")):
+            line += f"{two / one:>13.2f}x"
+        print(line)
+    sqlite, one = columns.get("SQLite 1 inst", {}), columns.get("PG 1 inst", {})
+    for clients in CLIENTS:
+        key = f"drops/s, {clients} clients"
+        if sqlite.get(key) and key in one:
+            print(f"PG 1 instance / SQLite, drops/s at {clients} clients: {one[key] / sqlite[key]:.2f}x")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", type=pathlib.Path, default=ROOT / ".build/release/dragboard")
+    parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", 5)))
+    parser.add_argument("--samples", type=int, default=200, help="drops timed until B hears of them")
+    args = parser.parse_args()
+    ok, why = postgres.available()
+    if not ok:
+        print(f"*** PostgreSQL bench NOT run: {why} ***", file=sys.stderr)
+        return 0
+    if not args.binary.exists():
+        raise SystemExit(f"{args.binary} is missing: swift build -c release --product dragboard")
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-pg-bench-"))
+    try:
+        runner = CDropClients(folder)
+        columns = {"SQLite 1 inst": phase(args.binary, str(folder / "bench.sqlite"), None, 1, folder, args.seconds,
+                                          runner, PostgresCPU(None), args.samples)}
+        with postgres.Cluster() as cluster:
+            cpu = PostgresCPU(cluster)
+            for instances in (1, 2):
+                url = postgres.create_database(cluster.url, f"bench_{instances}_instances")
+                columns[f"PG {instances} inst"] = phase(args.binary, url, url, instances, folder, args.seconds,
+                                                        runner, cpu, args.samples)
+        report(columns)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
