@@ -88,7 +88,7 @@ test: test-deps
 # instance and two sharing a database, beside SQLite, and how soon one instance's viewer hears of a drop
 # through the other (skipped, with a loud line, where no PostgreSQL server can start).
 bench: deps
-	$(call apt_install,wrk gcc libc6-dev)
+	$(call apt_install,wrk gcc libc6-dev postgresql)
 	swift build -c release --product dragboard
 	swift build -c release --product DragboardBench
 	.build/release/DragboardBench
