@@ -20,9 +20,13 @@ final class SQLiteConnection: SQLConnection {
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         let statement = try db.cachedStatement(sql: sql)
         let columns = statement.columnNames
-        return try Row.fetchAll(statement, arguments: StatementArguments(arguments.values)).map {
-            SQLRow(columns: columns, values: Array($0.databaseValues))
+        // A cursor's row is a view of the statement, read in place: only the values are copied.
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.values))
+        var rows: [SQLRow] = []
+        while let row = try cursor.next() {
+            rows.append(SQLRow(columns: columns, values: Array(row.databaseValues)))
         }
+        return rows
     }
 
     /// A write transaction on SQLite excludes every other writer already.
