@@ -7,11 +7,14 @@ The database is read with psql at the end of each run: every acknowledged drop i
 answer put its row, nothing was lost or duplicated, order keys are unique, and the board's
 version rose once per acknowledged change."""
 import dataclasses
+import os
 import pathlib
 import random
+import re
 import secrets
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -21,11 +24,13 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ConsoleErrors, Server, postgres_cluster
+from conftest import ROOT, ConsoleErrors, Server, _binary, postgres_cluster
 from helpers import board_state, drag, row, title_cells, wait_version
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "chaos"))
 import chaos  # noqa: E402  (its HTTP client and its answer comparison)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "bench"))
+from clients import Client as BenchClient  # noqa: E402  (a browser's cookie and headers for API calls)
 
 BOARD = "demo"
 CATS = ("cat-1", "cat-2", "cat-3")
@@ -423,3 +428,28 @@ def test_every_acknowledged_drop_survives_kill_9_of_one_instance(instances, fres
     assert tally.counts["failed over"] >= 1, "A's clients never turned to B"
     b.stop()
     assert consistency_problems(seed, read_stored(fresh_postgres_database), tally) == []
+
+
+def test_the_database_url_may_come_from_the_environment(fresh_postgres_database, tmp_path):
+    """Without --database the server takes DRAGBOARD_DATABASE_URL: the board it serves is the one in
+    PostgreSQL (a change through it is there), and no SQLite file appears in its working folder."""
+    environment = dict(os.environ, DRAGBOARD_DATABASE_URL=fresh_postgres_database)
+    process = subprocess.Popen(
+        [str(_binary()), "--port", "0", "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"),
+         "--log-level", "warning"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        match = re.fullmatch(r"Listening on http://[\d.]+:(\d+)\n", process.stdout.readline())
+        assert match
+        http = BenchClient(int(match.group(1)))
+        item = http.board().lists["cat-1"][0]
+        token = secrets.token_hex(16)
+        assert http.post("/api/sessions", {"token": token, "list": "cat-1", "items": [item]})[0] == 201
+        status, answer = http.post(f"/api/sessions/{token}/drop", {"op": secrets.token_hex(16), "version": 0, "target": {"list": "cat-2"}})
+        assert status == 200 and answer["changes"], answer
+        assert sql(fresh_postgres_database, f"SELECT listid FROM item WHERE id = '{item}'") == [["cat-2"]]
+        assert sql(fresh_postgres_database, "SELECT version FROM board WHERE id = 'demo'") == [[str(answer["version"])]]
+        assert not list(tmp_path.glob("*.sqlite*"))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
