@@ -22,12 +22,20 @@ extension BoardTransaction {
         var items: [ItemRecord] = []
         var counts: [String: Int] = [:]
         let limit = { (id: String) in id == wider?.list ? max(window, wider?.count ?? 0) : window }
+        let windowCounts = db.cachedStatement(sql: """
+            SELECT containerID, count FROM rowCount WHERE listID = ? AND (containerID = '' OR containerID IN (
+                SELECT id FROM item WHERE listID = ? AND containerID IS NULL ORDER BY pos, id LIMIT ?))
+            """)
         for list in lists {
             let rows = try firstRows(listID: list.id, containerID: nil, limit: limit(list.id))
-            counts[list.id] = try rowCount(list.id, nil)
+            // The list's total and those of the containers in its window, in one query (a database
+            // across the network pays for every statement).
+            var known: [String: Int] = [:]
+            for row in try windowCounts.rows(arguments: [list.id, list.id, limit(list.id)]) { known[row[0]] = row[1] }
+            counts[list.id] = known[""] ?? 0
             items += rows
-            for row in rows where try rowCount(list.id, row.id) > 0 {
-                counts[row.id] = try rowCount(list.id, row.id)
+            for row in rows where known[row.id, default: 0] > 0 {
+                counts[row.id] = known[row.id]
                 items += try firstRows(listID: list.id, containerID: row.id, limit: limit(row.id))
             }
         }
