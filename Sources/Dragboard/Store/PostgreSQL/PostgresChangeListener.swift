@@ -89,7 +89,7 @@ final class PostgresChangeListener: Sendable {
     /// Every board's version as it is now, as if each had just been announced by someone else.
     private func catchUp() throws {
         let boards = try pool.withConnection { connection in
-            try connection.query("SELECT id, version FROM board", logger: logger).wait().rows.map {
+            try connection.connection.query("SELECT id, version FROM board", logger: logger).wait().rows.map {
                 try $0.decode((String, Int).self)
             }
         }

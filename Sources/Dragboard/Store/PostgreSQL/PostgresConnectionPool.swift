@@ -15,7 +15,7 @@ final class PostgresConnectionPool: Sendable {
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let capacity: DispatchSemaphore
-    private let idle = Mutex<[PostgresConnection]>([])
+    private let idle = Mutex<[PooledConnection]>([])
     private let nextID = Atomic<Int>(1)
     /// How many connections this pool opens at most (each is a PostgreSQL backend process).
     let maximumConnections: Int
@@ -34,10 +34,10 @@ final class PostgresConnectionPool: Sendable {
 
     /// Lends a connection to `body`, waiting while all are lent. A connection that broke (or was
     /// left inside a transaction by a failure) is closed rather than lent again.
-    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (PooledConnection) throws -> T) throws -> T {
         capacity.wait()
         defer { capacity.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        let connection = try idle.withLock { $0.popLast() } ?? PooledConnection(connect())
         do {
             let result = try body(connection)
             release(connection, reusable: true)
@@ -54,19 +54,33 @@ final class PostgresConnectionPool: Sendable {
         return try PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
     }
 
-    private func release(_ connection: PostgresConnection, reusable: Bool) {
-        if reusable, !connection.isClosed {
-            idle.withLock { $0.append(connection) }
+    private func release(_ pooled: PooledConnection, reusable: Bool) {
+        if reusable, !pooled.connection.isClosed {
+            idle.withLock { $0.append(pooled) }
         } else {
             // PostgresNIO traps if a connection is freed before it closed: hold it until then.
+            let connection = pooled.connection
             connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         }
     }
 
     /// Closes the idle connections (lent ones close when given back after this).
     func close() {
-        for connection in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) {
-            try? connection.close().wait()
+        for pooled in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) {
+            try? pooled.connection.close().wait()
         }
+    }
+}
+
+/// A pooled connection and the statements prepared on it (PostgreSQL parses and plans those once
+/// per connection instead of once per call). Used by one thread at a time: the one the pool lent
+/// it to.
+final class PooledConnection: @unchecked Sendable {
+    let connection: PostgresConnection
+    /// By the store's SQL; nil where preparing failed (the statement then runs unprepared).
+    var prepared: [String: PreparedQuery?] = [:]
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
     }
 }

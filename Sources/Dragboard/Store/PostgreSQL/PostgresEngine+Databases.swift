@@ -18,8 +18,8 @@ extension PostgresEngine {
     private static func administer(_ server: PostgresURL, _ statement: String) throws {
         let pool = PostgresConnectionPool(url: server, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
         defer { pool.close() }
-        try pool.withConnection { connection in
-            try PostgresSQLConnection(connection, dialect: PostgresDialect(), logger: Logger(label: "dragboard.postgres.admin"))
+        try pool.withConnection { pooled in
+            try PostgresSQLConnection(pooled, dialect: PostgresDialect(), logger: Logger(label: "dragboard.postgres.admin"))
                 .execute(sql: statement)
         }
     }

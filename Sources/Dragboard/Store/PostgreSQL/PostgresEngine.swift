@@ -74,8 +74,8 @@ final class PostgresEngine: StoreEngine {
 
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try pool.withConnection { connection in
-            let db = PostgresSQLConnection(connection, dialect: dialect, instance: instance, logger: logger)
+        try pool.withConnection { pooled in
+            let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
             try db.execute(sql: begin)
             let outcome = Result { try body(db) }
             switch outcome {

@@ -9,7 +9,8 @@ import PostgresNIO
 /// Calls block the calling thread until PostgreSQL answers (`EventLoopFuture.wait()`): the store
 /// is synchronous and runs on libmicrohttpd's threads, never on an event loop or in a task.
 final class PostgresSQLConnection: SQLConnection {
-    let connection: PostgresConnection
+    private let pooled: PooledConnection
+    var connection: PostgresConnection { pooled.connection }
     private let dialect: PostgresDialect
     private let logger: Logger
     private(set) var changesCount = 0
@@ -19,8 +20,8 @@ final class PostgresSQLConnection: SQLConnection {
     /// Who announces this connection's changes (see ``ChangeNotice``).
     private let instance: String
 
-    init(_ connection: PostgresConnection, dialect: PostgresDialect, instance: String = "", logger: Logger) {
-        self.connection = connection
+    init(_ pooled: PooledConnection, dialect: PostgresDialect, instance: String = "", logger: Logger) {
+        self.pooled = pooled
         self.dialect = dialect
         self.instance = instance
         self.logger = logger
@@ -41,10 +42,59 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
-        let result = try run(sql, arguments)
-        guard let first = result.rows.first else { return [] }
+        let rows: [PostgresRow]
+        // PostgresNIO labels a prepared statement's cells with the formats PostgreSQL described
+        // before binding (text), though it asked for, and got, binary values.
+        var format: PostgresFormat?
+        if let prepared = try preparedQuery(for: sql) {
+            do {
+                rows = try prepared.execute(arguments.values.map(Self.bind)).wait()
+                format = .binary
+            } catch let error as PSQLError {
+                throw PostgresStoreError(error, sql: dialect.translate(sql))
+            }
+        } else {
+            rows = try run(sql, arguments).rows
+        }
+        guard let first = rows.first else { return [] }
         let columns = first.map(\.columnName)
-        return try result.rows.map { row in SQLRow(columns: columns, values: try row.map(Self.value(of:))) }
+        return try rows.map { row in
+            SQLRow(columns: columns, values: try row.map { cell in
+                guard let format else { return try Self.value(of: cell) }
+                return try Self.value(of: PostgresCell(bytes: cell.bytes, dataType: cell.dataType, format: format,
+                                                       columnName: cell.columnName, columnIndex: cell.columnIndex))
+            })
+        }
+    }
+
+    /// The statement prepared on this connection, for queries with arguments (the hot reads); the
+    /// statements that write run unprepared, since only then does PostgreSQL say how many rows
+    /// they changed.
+    private func preparedQuery(for sql: String) throws -> PreparedQuery? {
+        guard sql.utf8.contains(UInt8(ascii: "?")) else { return nil }
+        if let known = pooled.prepared[sql] { return known }
+        let translated = dialect.translate(sql)
+        guard translated.hasPrefix("SELECT") || translated.hasPrefix("WITH"), !translated.contains("FOR UPDATE") else {
+            pooled.prepared[sql] = .some(nil)
+            return nil
+        }
+        do {
+            let prepared = try connection.prepare(query: translated).wait()
+            pooled.prepared[sql] = prepared
+            return prepared
+        } catch let error as PSQLError {
+            throw PostgresStoreError(error, sql: translated)
+        }
+    }
+
+    private static func bind(_ value: DatabaseValue) -> PostgresData {
+        switch value.storage {
+        case .null: .null
+        case .int64(let int): PostgresData(int64: int)
+        case .double(let double): PostgresData(double: double)
+        case .string(let string): PostgresData(string: string)
+        case .blob(let data): PostgresData(bytes: data)
+        }
     }
 
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
