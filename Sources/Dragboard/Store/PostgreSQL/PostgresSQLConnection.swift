@@ -74,7 +74,9 @@ final class PostgresSQLConnection: SQLConnection {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return nil }
         if let known = pooled.prepared[sql] { return known }
         let translated = dialect.translate(sql)
-        guard translated.hasPrefix("SELECT") || translated.hasPrefix("WITH"), !translated.contains("FOR UPDATE") else {
+        let reads = translated.hasPrefix("SELECT")
+            || (translated.hasPrefix("WITH") && !["INSERT ", "UPDATE ", "DELETE "].contains { translated.contains($0) })
+        guard reads, !translated.contains("FOR UPDATE") else {
             pooled.prepared[sql] = .some(nil)
             return nil
         }
