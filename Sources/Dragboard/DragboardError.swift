@@ -14,6 +14,8 @@ public enum DragboardError: Error, Sendable, Equatable {
     case quotaExceeded(String)
     /// Too many live things of one client or in total (429: retry when some have ended).
     case tooMany(String)
+    /// Something the server needs is out of reach for now (503: retry later).
+    case unavailable(String)
 
     /// The JSON error response.
     public var httpError: HTTPError {
@@ -27,6 +29,7 @@ public enum DragboardError: Error, Sendable, Equatable {
         case .unsupportedType(let message): HTTPError(.unsupportedMediaType, code: "unsupported_type", message: message)
         case .quotaExceeded(let message): HTTPError(.payloadTooLarge, code: "quota_exceeded", message: message)
         case .tooMany(let message): HTTPError(.tooManyRequests, code: "too_many", message: message)
+        case .unavailable(let message): HTTPError(.serviceUnavailable, code: "unavailable", message: message)
         }
     }
 
@@ -54,6 +57,7 @@ public enum DragboardError: Error, Sendable, Equatable {
         case .operationReused(let id): self = .unprocessable("operation \(id) was already used for a different drop")
         case .conflict(let message): self = .conflict(message)
         case .invalid(let message): self = .badRequest(message)
+        case .unavailable(let message): self = .unavailable(message)
         }
     }
 

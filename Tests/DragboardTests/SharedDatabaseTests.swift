@@ -1,4 +1,7 @@
 import Dispatch
+import Glibc
+import Logging
+import MicroHTTP
 import Foundation
 import Synchronization
 import Testing
@@ -107,6 +110,39 @@ import Testing
         #expect(caughtUp.wait(timeout: .now() + 30) == .success)
         #expect(heard.withLock { $0 }.last == version)
     }
+
+    @Test(.enabled(if: !TestEngine.isSQLite, "PostgreSQL's kept connections"))
+    func connectionsTheServerClosedAreReplacedWithoutAFailedRequest() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        // Three connections at once, which the pool keeps afterwards.
+        let inside = DispatchGroup(), done = DispatchGroup(), release = DispatchSemaphore(value: 0)
+        for _ in 0..<3 {
+            inside.enter()
+            done.enter()
+            DispatchQueue.global().async {
+                _ = try? t.store.engine.read { _ in inside.leave(); release.wait() }
+                done.leave()
+            }
+        }
+        inside.wait()
+        for _ in 0..<3 { release.signal() }
+        done.wait()
+        // The server ends them all (as a restart or a failover would), through a session of its own.
+        let url = try #require(try PostgresURL.parse(t.path))
+        let admin = PostgresEngine.administration(of: url)
+        let ended = try admin.withConnection { pooled in
+            try PostgresSQLConnection(pooled, dialect: PostgresDialect(), logger: Logger(label: "test")).rows(sql: """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()
+                """, arguments: [url.database]).count
+        }
+        admin.close()
+        #expect(ended == 3)
+        for number in 0..<4 {
+            #expect(try t.op { try $0.setTitle("a", "After \(number)") }.version > 1)
+            #expect(try t.store.items(["a"])[0].title == "After \(number)")
+        }
+    }
 }
 
 /// The pieces of the PostgreSQL engine that need no server.
@@ -131,6 +167,25 @@ import Testing
         #expect(try PostgresURL.parse("postgresql://u@h/d")?.port == 5432)
         #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://db.example/boards") }
         #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://u@db.example/") }
+    }
+
+    @Test func aServerThatCannotBeReachedIsUnavailableNotAFailure() throws {
+        // A port nobody listens on: bound, then closed.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        close(listener)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        do {
+            _ = try BoardStore(database: "postgres://nobody@127.0.0.1:\(port)/none")
+            Issue.record("a store opened on nothing")
+        } catch let error as StoreError {
+            guard case .unavailable(let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("127.0.0.1:\(port)"))
+            #expect(DragboardError(error).httpError.status == .serviceUnavailable)
+        }
     }
 
     @Test func aNoticeSaysVersionInstanceAndBoard() {

@@ -13,6 +13,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case operationReused(String)
     /// Stale view that cannot be rebased.
     case conflict(String)
+    /// The database cannot be reached (a PostgreSQL server down or unreachable); nothing changed.
+    case unavailable(String)
     /// Anything else the store refuses (duplicate ids, bad JSON, a container into itself…).
     case invalid(String)
 }

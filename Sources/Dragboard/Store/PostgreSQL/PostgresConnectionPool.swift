@@ -12,6 +12,7 @@ import Synchronization
 /// another waits for it (two cores give two threads), which can deadlock.
 final class PostgresConnectionPool: Sendable {
     private let configuration: PostgresConnection.Configuration
+    private let url: PostgresURL
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let capacity: DispatchSemaphore
@@ -26,6 +27,7 @@ final class PostgresConnectionPool: Sendable {
             database: url.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
+        self.url = url
         self.eventLoopGroup = PostgresConnection.defaultEventLoopGroup
         self.logger = logger
         self.maximumConnections = maximumConnections
@@ -37,7 +39,7 @@ final class PostgresConnectionPool: Sendable {
     func withConnection<T>(_ body: (PooledConnection) throws -> T) throws -> T {
         capacity.wait()
         defer { capacity.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? PooledConnection(connect())
+        let connection = try keptConnection() ?? PooledConnection(connect())
         do {
             let result = try body(connection)
             release(connection, reusable: true)
@@ -48,10 +50,25 @@ final class PostgresConnectionPool: Sendable {
         }
     }
 
+    /// The newest kept connection still open. One the server ended since (a restart, a failover)
+    /// is dropped: PostgresNIO never answers a query written to a closed channel, so it must not
+    /// be lent.
+    private func keptConnection() -> PooledConnection? {
+        while let kept = idle.withLock({ $0.popLast() }) {
+            if !kept.connection.isClosed { return kept }
+        }
+        return nil
+    }
+
     /// A connection of its own, outside the pool (a `LISTEN`er holds one for its lifetime).
+    /// - Throws: ``StoreError/unavailable(_:)`` when the server cannot be reached or refuses us.
     func connect() throws -> PostgresConnection {
         let id = nextID.add(1, ordering: .relaxed).oldValue
-        return try PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
+        do {
+            return try PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
+        } catch {
+            throw StoreError.unavailable("PostgreSQL at \(url.host):\(url.port) cannot be reached (\(String(reflecting: error).prefix(200)))")
+        }
     }
 
     private func release(_ pooled: PooledConnection, reusable: Bool) {

@@ -15,8 +15,13 @@ extension PostgresEngine {
         try administer(server, "DROP DATABASE IF EXISTS \"\(url.database)\" WITH (FORCE)")
     }
 
+    /// One connection to `url` apart from any store's (close it after use).
+    static func administration(of url: PostgresURL) -> PostgresConnectionPool {
+        PostgresConnectionPool(url: url, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
+    }
+
     private static func administer(_ server: PostgresURL, _ statement: String) throws {
-        let pool = PostgresConnectionPool(url: server, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
+        let pool = administration(of: server)
         defer { pool.close() }
         try pool.withConnection { pooled in
             try PostgresSQLConnection(pooled, dialect: PostgresDialect(), logger: Logger(label: "dragboard.postgres.admin"))

@@ -73,16 +73,37 @@ final class PostgresEngine: StoreEngine {
     }
 
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
+    /// A kept connection the server has closed since (a restart, a failover, an idle timeout) fails
+    /// at `BEGIN`, before anything was asked of it: the pool drops it and the next one is tried.
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try pool.withConnection { pooled in
-            let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
-            try db.execute(sql: begin)
-            let outcome = Result { try body(db) }
-            switch outcome {
-            case .success: try db.execute(sql: "COMMIT")
-            case .failure: try db.execute(sql: "ROLLBACK")
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try pool.withConnection { pooled in
+                    let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
+                    do {
+                        try db.execute(sql: begin)
+                    } catch {
+                        throw ClosedConnection(underlying: error)
+                    }
+                    let outcome = Result { try body(db) }
+                    switch outcome {
+                    case .success: try db.execute(sql: "COMMIT")
+                    case .failure: try db.execute(sql: "ROLLBACK")
+                    }
+                    return outcome
+                }.get()
+            } catch let closed as ClosedConnection {
+                guard attempts <= pool.maximumConnections else {
+                    throw StoreError.unavailable("PostgreSQL closed every connection (\(String(reflecting: closed.underlying).prefix(200)))")
+                }
             }
-            return outcome
-        }.get()
+        }
     }
+}
+
+/// `BEGIN` failed: the connection is unusable, and nothing was done on it.
+private struct ClosedConnection: Error {
+    let underlying: any Error
 }
