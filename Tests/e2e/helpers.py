@@ -162,3 +162,20 @@ def drag(page: Page, source: Locator, target: Locator, position: str | float = "
     if release:
         session.release()
     return session
+
+
+#: Records the live events the page's own EventSource receives, as [type, data] in `window.__sse` (the app's
+#: code is unchanged): `hello` when a stream opens, `changes` for this instance's changes, `version` for
+#: another instance's.
+RECORD_SSE = """
+(() => {
+  const Native = window.EventSource;
+  window.__sse = [];
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      for (const type of ['hello', 'changes', 'version']) this.addEventListener(type, (event) => window.__sse.push([type, event.data]));
+    }
+  };
+})();
+"""

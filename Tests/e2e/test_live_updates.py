@@ -3,21 +3,7 @@ Server-Sent Events."""
 import pytest
 from playwright.sync_api import expect
 
-from helpers import board_state, drag, row, title_cells, version, wait_version
-
-#: Records the events the page's own EventSource receives (the app's code is unchanged).
-RECORD_SSE = """
-(() => {
-  const Native = window.EventSource;
-  window.__sse = [];
-  window.EventSource = class extends Native {
-    constructor(...args) {
-      super(...args);
-      for (const type of ['hello', 'changes']) this.addEventListener(type, (event) => window.__sse.push([type, event.data]));
-    }
-  };
-})();
-"""
+from helpers import RECORD_SSE, board_state, drag, row, title_cells, version, wait_version
 
 
 @pytest.fixture

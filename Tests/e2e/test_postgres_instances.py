@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, ConsoleErrors, Server, _binary, postgres_cluster
-from helpers import board_state, drag, row, title_cells, wait_version
+from helpers import RECORD_SSE, board_state, drag, row, title_cells, wait_version
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "chaos"))
 import chaos  # noqa: E402  (its HTTP client and its answer comparison)
@@ -37,20 +37,6 @@ CATS = ("cat-1", "cat-2", "cat-3")
 READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 #: How long one request is re-sent while no instance answers it.
 RETRY_DEADLINE = 20.0
-
-#: Records the live events the page's own EventSource receives (the app's code is unchanged).
-RECORD_SSE = """
-(() => {
-  const Native = window.EventSource;
-  window.__sse = [];
-  window.EventSource = class extends Native {
-    constructor(...args) {
-      super(...args);
-      for (const type of ['hello', 'changes', 'version']) this.addEventListener(type, (event) => window.__sse.push([type, event.data]));
-    }
-  };
-})();
-"""
 
 
 @pytest.fixture
