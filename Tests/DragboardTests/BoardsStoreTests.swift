@@ -6,7 +6,7 @@ import Testing
 /// Several boards in one store: each its own lists and version, ids of another board unknown,
 /// and a database written before boards existed opened as the default board.
 @Suite struct BoardsStoreTests {
-    @Test(.enabled(if: TestEngine.isSQLite, "an old SQLite file")) func aFileWrittenBeforeBoardsOpensAsTheDefaultBoardWithEveryRowWhereItWas() throws {
+    @Test func aFileWrittenBeforeBoardsOpensAsTheDefaultBoardWithEveryRowWhereItWas() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-v2-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

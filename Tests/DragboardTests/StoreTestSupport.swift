@@ -10,11 +10,11 @@ struct TempStore {
     let path: String
     let store: BoardStore
 
-    init(seeded: Bool = true) throws {
+    init(seeded: Bool = true, engine: TestEngine = .pass) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dragboard-store-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = try TestEngine.newDatabase(in: directory)
+        path = try engine.newDatabase(in: directory)
         store = try BoardStore(database: path)
         if seeded { try Self.seed(store) }
     }
@@ -42,7 +42,7 @@ struct TempStore {
     /// rowid, id and pos of every item row, keyed by id (on PostgreSQL, which has no stable row
     /// address, every rowid reads 0 and only the keys are compared).
     func physicalRows() throws -> [String: (rowid: Int64, pos: String)] {
-        guard TestEngine.isSQLite else {
+        guard store.engine is SQLiteEngine else {
             return try store.engine.read { db in
                 var result: [String: (rowid: Int64, pos: String)] = [:]
                 for row in try db.rows(sql: "SELECT id, pos FROM item") {

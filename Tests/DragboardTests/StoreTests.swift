@@ -4,8 +4,8 @@ import Testing
 @testable import Dragboard
 
 @Suite struct StoreTests {
-    @Test(.enabled(if: TestEngine.isSQLite, "SQLite's own settings")) func opensInWALWithFullSync() throws {
-        let t = try TempStore()
+    @Test func opensInWALWithFullSync() throws {
+        let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
         let settings = try #require(try t.store.durabilitySettings())
         #expect(settings.journalMode == "wal")
@@ -306,8 +306,8 @@ import Testing
         #expect(rows.last?.pos == "a4")
     }
 
-    @Test(.enabled(if: TestEngine.isSQLite, "a SQLite file reopened")) func dataSurvivesClosingAndReopening() throws {
-        let t = try TempStore(seeded: false)
+    @Test func dataSurvivesClosingAndReopening() throws {
+        let t = try TempStore(seeded: false, engine: .sqlite)
         defer { t.remove() }
         let path = t.directory.appendingPathComponent("reopen.sqlite").path
         let before: BoardSnapshot
@@ -363,8 +363,8 @@ import Testing
         #expect(try t.ids("people") == ["a", "b", "c", "d", "e"])  // 200 rotations of 5 rows
     }
 
-    @Test(.enabled(if: TestEngine.isSQLite, "SQLite's query plan")) func neighbourQueriesUseTheOrderIndex() throws {
-        let t = try TempStore()
+    @Test func neighbourQueriesUseTheOrderIndex() throws {
+        let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
         let plan = try t.store.dbPool.read { db in
             try Row.fetchAll(db, sql: """

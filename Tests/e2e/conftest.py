@@ -83,15 +83,15 @@ def server():
 @pytest.fixture(scope="session")
 def postgres_url():
     """A real PostgreSQL server for the session: `make test`'s (DRAGBOARD_TEST_POSTGRES_URL), else a throw-away
-    cluster of our own. Skipped, loudly, only where PostgreSQL is not installed; a cluster that is installed
-    but does not start fails the tests."""
+    cluster of our own. Where PostgreSQL is missing (`make test` installs it) or does not start, the tests fail
+    and say why."""
     shared = os.environ.get("DRAGBOARD_TEST_POSTGRES_URL")
     if shared:
         yield shared
         return
     ok, why_not = postgres_cluster.available()
     if not ok:
-        pytest.skip(f"*** PostgreSQL suites NOT run: {why_not} ***")
+        pytest.fail(f"*** PostgreSQL is needed and missing: {why_not} (`make test` installs it) ***")
     with postgres_cluster.Cluster() as running:
         yield running.url
 

@@ -16,8 +16,11 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import cluster  # noqa: E402
 
-OK, WHY_NOT = cluster.available()
-pytestmark = pytest.mark.skipif(not OK, reason=f"*** PostgreSQL suites NOT run: {WHY_NOT} ***")
+
+def test_postgresql_is_installed():
+    """`make test` installs Debian's `postgresql`; without it every PostgreSQL suite fails, and this says why."""
+    ok, why_not = cluster.available()
+    assert ok, f"*** PostgreSQL is needed and missing: {why_not} ***"
 
 
 def refused(port: int) -> bool:
