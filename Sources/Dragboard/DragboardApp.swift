@@ -35,6 +35,7 @@ public final class DragboardApp: Sendable {
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
         service = try await BoardService(kit: kit, databasePath: options.databasePath, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
                                          limits: options.limits, logger: logger)
+        logger.info("Board store: \(service.store.databaseDescription)")
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
         service.addRoutes(to: &router)

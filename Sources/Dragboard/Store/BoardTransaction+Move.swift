@@ -19,11 +19,16 @@ extension BoardTransaction {
         guard moving.count == ids.count else { throw StoreError.invalid("duplicate ids in move") }
         try atomically {
             var items = try ids.map { try StoreQueries.requireItem(db, $0) }
-            // Rows taken from another board: hold that board as its own writers do, then read them
-            // again, so a writer of that board (another instance, say) never changes them meanwhile.
-            let sources = try Set(items.filter { $0.listID != placement.listID }.compactMap { try StoreQueries.board(ofList: $0.listID, db) })
-            if !sources.subtracting([boardID]).isEmpty {
-                for other in sources.subtracting([boardID]).sorted() { try db.lock(board: other) }
+            // The board of each list the rows leave, looked up once. Rows taken from another board:
+            // hold that board as its own writers do, then read them again, so a writer of that board
+            // (another instance, say) never changes them meanwhile.
+            var boardOfList: [String: String] = [:]
+            for item in items where item.listID != placement.listID && boardOfList[item.listID] == nil {
+                boardOfList[item.listID] = try StoreQueries.board(ofList: item.listID, db)
+            }
+            let otherBoards = Set(boardOfList.values).subtracting([boardID])
+            if !otherBoards.isEmpty {
+                for other in otherBoards.sorted() { try db.lock(board: other) }
                 items = try ids.map { try StoreQueries.requireItem(db, $0) }
             }
             let gap = try resolve(placement, moving: moving)
@@ -37,7 +42,8 @@ extension BoardTransaction {
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
                 """)
             for (item, key) in zip(items, keys) {
-                if item.listID != gap.listID, let board = try StoreQueries.board(ofList: item.listID, db), board != boardID {
+                if item.listID != gap.listID,
+                   let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db), board != boardID {
                     departures.record(item.id, from: board)
                 }
                 try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
