@@ -147,6 +147,11 @@ class ConsoleErrors:
         """Tolerates errors whose text and URL match these regular expressions."""
         self.expected.append((re.compile(text), re.compile(url)))
 
+    def expect_outage(self):
+        """Tolerates what Chromium logs of each request a stopped or restarting server refused (the
+        page's live connection and its catch-up fetch notice the outage, as they should)."""
+        self.expect(r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Failed to load resource", r".*")
+
     def unexpected(self) -> list[str]:
         return [f"{text} ({url})" if url else text for text, url in self.seen
                 if not any(text_re.search(text) and url_re.search(url) for text_re, url_re in self.expected)]

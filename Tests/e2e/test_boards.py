@@ -107,6 +107,7 @@ def test_two_boards_are_made_filled_edited_and_survive_reload_and_restart(contex
     todo = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Packing"))
     assert cards(todo) == ["Camping stove", "Map"]
 
+    console_errors.expect_outage()
     server.restart()
     page.goto(f"{server.url}/boards/{second}")
     page.wait_for_function(READY)

@@ -11,13 +11,8 @@ from helpers import board_state, is_begin, list_of, point_in, row, start_drag, t
 BANNER = "[data-offline-banner]"
 
 
-def tolerate_the_outage(console_errors):
-    """Chromium itself logs every request the stopped server refused."""
-    console_errors.expect(r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Failed to load resource", r".*")
-
-
 def test_a_drop_while_the_server_is_down_is_not_shown_as_done_and_the_page_catches_up(page, server, console_errors):
-    tolerate_the_outage(console_errors)
+    console_errors.expect_outage()
     state = board_state(page)
     before = version(page)
     drag = start_drag(page, row(page, "cat-1", "Feather wand"))     # the session began: the server was up

@@ -8,7 +8,7 @@ def _wait_ready(page):
     page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
 
 
-def test_a_move_survives_a_reload_and_a_server_restart(page, server):
+def test_a_move_survives_a_reload_and_a_server_restart(page, server, console_errors):
     before = version(page)
     drag(page, row(page, "cat-2", "Bell ball"), row(page, "cat-3", "Scratching post"), position="bottom")
     wait_version(page, before + 1)
@@ -22,6 +22,7 @@ def test_a_move_survives_a_reload_and_a_server_restart(page, server):
     assert board_state(page) == state
     assert page.eval_on_selector_all("[data-item]", "rows => rows.map((row) => row.dataset.item)") == ids
 
+    console_errors.expect_outage()
     server.restart()
     page.reload()
     _wait_ready(page)

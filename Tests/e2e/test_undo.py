@@ -198,8 +198,9 @@ def test_an_undo_reaches_another_browser_live_and_a_refused_undo_says_why(page, 
         other_context.close()
 
 
-def test_the_history_survives_a_server_restart(page, server):
+def test_the_history_survives_a_server_restart(page, server, console_errors):
     after = move_feather_wand_to_tom(page)
+    console_errors.expect_outage()
     server.restart()
     page.goto(server.demo)
     wait_ready(page)
