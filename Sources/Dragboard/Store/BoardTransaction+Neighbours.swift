@@ -9,23 +9,50 @@ extension BoardTransaction {
     /// The display index of a top-level row of `listID`, or nil if it is not one (any more).
     public func index(of id: String, in listID: String) throws -> Int? {
         guard let item = try StoreQueries.item(db, id), item.listID == listID, item.containerID == nil else { return nil }
-        let statement = try db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM item WHERE listID = ? AND containerID IS NULL AND (pos, id) < (?, ?)
-            """)
-        let index = try statement.fetchOne(Int.self, arguments: [listID, item.pos, item.id])
-        if let index { remember(index, item) }
-        return index
+        return try displayIndex(of: item)
     }
 
     /// The display index of a row inside the container `containerID`, or nil if it is not in it (any more).
     public func index(of id: String, inContainer containerID: String) throws -> Int? {
         guard let item = try StoreQueries.item(db, id), item.containerID == containerID else { return nil }
-        let statement = try db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM item WHERE listID = ? AND containerID = ? AND (pos, id) < (?, ?)
-            """)
-        let index = try statement.fetchOne(Int.self, arguments: [item.listID, containerID, item.pos, item.id])
-        if let index { remember(index, item) }
+        return try displayIndex(of: item)
+    }
+
+    /// How many rows of its scope precede `item`, counted through the order index from the end
+    /// its key is nearer to (by ``OrderKey/estimatedFraction(of:from:to:)``; a wrong guess costs
+    /// time, never the answer), so a row near either end of a 10,000-row list costs a few steps.
+    /// Steps compare `pos` alone (keys are unique in a scope: half the cost of `(pos, id)`); rows
+    /// sharing its key, which files written before keys were kept unique may hold, count by id.
+    private func displayIndex(of item: ItemRecord) throws -> Int {
+        let scope = "listID = ? AND containerID IS ?"
+        let arguments: SQLArguments = [item.listID, item.containerID, item.pos, item.listID, item.containerID, item.pos, item.id]
+        let count = try rowCount(item.listID, item.containerID)
+        let index: Int
+        if count > 64, try fromTheEnd(item) {
+            let after = try db.cachedStatement(sql: """
+                SELECT (SELECT COUNT(*) FROM item WHERE \(scope) AND pos > ?)
+                     + (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = ? AND id > ?)
+                """).fetchOne(Int.self, arguments: arguments) ?? 0
+            index = max(0, count - 1 - after)
+        } else {
+            index = try db.cachedStatement(sql: """
+                SELECT (SELECT COUNT(*) FROM item WHERE \(scope) AND pos < ?)
+                     + (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = ? AND id < ?)
+                """).fetchOne(Int.self, arguments: arguments) ?? 0
+        }
+        remember(index, item)
         return index
+    }
+
+    /// Whether `item`'s key lies nearer the last key of its scope than the first.
+    private func fromTheEnd(_ item: ItemRecord) throws -> Bool {
+        let scope = "listID = ? AND containerID IS ?"
+        guard let ends = try db.cachedStatement(sql: """
+            SELECT (SELECT pos FROM item WHERE \(scope) ORDER BY pos LIMIT 1),
+                   (SELECT pos FROM item WHERE \(scope) ORDER BY pos DESC LIMIT 1)
+            """).row(arguments: [item.listID, item.containerID, item.listID, item.containerID]),
+              let first: String = ends[0] as String?, let last: String = ends[1] as String? else { return false }
+        return OrderKey.estimatedFraction(of: item.pos, from: first, to: last) >= 0.5
     }
 
     /// Keeps a row's index for ``rowBound(at:in:)`` (a drop that found its row by id lands beside

@@ -70,18 +70,22 @@ extension BoardTransaction {
     }
 
     /// The row at `index` in display order, or nil past the end: beside the last row whose index
-    /// this transaction counted (one step through the index), else an OFFSET query.
+    /// this transaction counted (one step through the index), else an OFFSET query from the
+    /// nearer end (the count says which), so the last rows of a long list cost a few steps.
     func rowBound(at index: Int, in gap: Gap) throws -> OrderBound? {
         if let known = knownRow.value, known.listID == gap.listID, known.containerID == gap.containerID,
            known.changes == db.totalChangesCount, abs(index - known.index) <= 1 {
             if index == known.index { return known.bound }
             return try index > known.index ? bound(after: known.bound, in: gap, skipping: []) : bound(before: known.bound, in: gap, skipping: [])
         }
+        let count = try rowCount(gap.listID, gap.containerID)
+        guard index >= 0, index < count else { return nil }
+        let fromTheEnd = index >= count / 2
         let statement = try db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
-            ORDER BY pos, id LIMIT 1 OFFSET ?
+            ORDER BY \(fromTheEnd ? "pos DESC, id DESC" : "pos, id") LIMIT 1 OFFSET ?
             """)
-        return try statement.row(arguments: [gap.listID, gap.containerID, index])
+        return try statement.row(arguments: [gap.listID, gap.containerID, fromTheEnd ? count - 1 - index : index])
             .map { OrderBound(pos: $0[0], id: $0[1]) }
     }
 

@@ -164,5 +164,22 @@ public enum OrderKey {
         }
     }
 
+    /// Where `key` lies between `first` and `last` (0 at `first`, 1 at `last`), read as base-62
+    /// fractions of their first ten digits: byte order is digit order, so the estimate keeps the
+    /// keys' order; how evenly keys spread over rows depends on how they were made, so it guesses
+    /// which end of a list a row is nearer, and no more.
+    static func estimatedFraction(of key: String, from first: String, to last: String) -> Double {
+        func value(_ key: String) -> Double {
+            var total = 0.0, scale = 1.0
+            for byte in key.utf8.prefix(10) where isDigit(byte) {
+                scale /= 62
+                total += Double(index(of: byte)) * scale
+            }
+            return total
+        }
+        let low = value(first), span = value(last) - low
+        return span > 0 ? (value(key) - low) / span : 0
+    }
+
     static func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
