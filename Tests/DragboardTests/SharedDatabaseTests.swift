@@ -129,6 +129,30 @@ import Testing
             #expect(try t.store.items(["a"])[0].title == "After \(number)")
         }
     }
+
+    /// A server that stops answering mid-session (its backend frozen with SIGSTOP, as a hung host or
+    /// a lost network would leave it) fails the request as unavailable (503) once the deadline has
+    /// passed, instead of holding the thread forever; the connection is dropped, not lent again.
+    @Test
+    func aConnectionThatStopsAnsweringFailsItsRequestAtTheDeadline() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let url = try #require(try PostgresURL.parse(t.path))
+        let store = try BoardStore(engine: PostgresEngine(url: url, answerDeadline: .milliseconds(500)), operationRetention: 3600)
+        let backend = { try store.engine.read { try $0.fetchOne(Int.self, sql: "SELECT pg_backend_pid()") } }
+        let frozen = try #require(try backend())
+        #expect(kill(pid_t(frozen), SIGSTOP) == 0)
+        defer { kill(pid_t(frozen), SIGCONT) }
+        do {
+            _ = try store.version()
+            Issue.record("an answer from a frozen backend")
+        } catch StoreError.unavailable(let message) {
+            #expect(message.contains("no answer within 500 ms"))
+        }
+        kill(pid_t(frozen), SIGCONT)
+        #expect(try backend() != frozen)
+        #expect(try store.version() == 1)
+    }
 }
 
 /// The pieces of the PostgreSQL engine that need no server.
@@ -171,6 +195,24 @@ import Testing
             guard case .unavailable(let message) = error else { Issue.record("\(error)"); return }
             #expect(message.contains("127.0.0.1:\(port)"))
             #expect(DragboardError(error).httpError.status == .serviceUnavailable)
+        }
+    }
+
+    @Test func aServerThatAcceptsButNeverAnswersIsUnavailableAtTheDeadline() throws {
+        // A socket that listens (the kernel completes the handshake) and never reads a byte.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        #expect(listen(listener, 8) == 0)
+        let url = PostgresURL(host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)), user: "nobody", password: nil, database: "none")
+        do {
+            _ = try PostgresEngine(url: url, answerDeadline: .milliseconds(300))
+            Issue.record("a store opened on a server that never answered")
+        } catch StoreError.unavailable(let message) {
+            #expect(message.contains("did not complete a connection in time"))
         }
     }
 

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 import urllib.request
 
 import pytest
@@ -129,10 +130,9 @@ def test_a_keyboard_move_goes_past_the_first_window_and_says_the_true_total(page
         assert moved and int(moved.group(1)) >= position, page.locator("#status").text_content()
         assert int(moved.group(2)) == ROWS, "the positions count every row, not the loaded ones"
         position = int(moved.group(1))
-    for _ in range(1000):   # the page's request reaches the route handler as Playwright takes in events
-        if held:
-            break
-        page.evaluate("0")
+    deadline = time.monotonic() + 10   # a time, not a number of round trips: a busy machine is slower
+    while not held and time.monotonic() < deadline:
+        page.evaluate("0")   # the page's request reaches the route handler as Playwright takes in events
     assert held, "the carried row reached the last loaded row: the next rows are asked for"
     page.keyboard.press("ArrowDown")   # past the loaded rows, before the next ones are there
     held[0].continue_()

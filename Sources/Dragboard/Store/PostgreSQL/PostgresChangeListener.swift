@@ -38,7 +38,7 @@ final class PostgresChangeListener: Sendable {
             state.stopped = true
             return state.connection.take()
         }
-        try? connection?.close().wait()
+        _ = try? connection?.close().wait(atMost: pool.answerDeadline)
     }
 
     private func listen(catchingUp: Bool) throws {
@@ -49,14 +49,19 @@ final class PostgresChangeListener: Sendable {
             guard let notice = ChangeNotice(payload: message.payload), notice.instance != instance else { return }
             deliver(notice)
         }
-        _ = try connection.query("LISTEN \(unescaped: ChangeNotice.channel)", logger: logger).wait()
+        do {
+            _ = try connection.query("LISTEN \(unescaped: ChangeNotice.channel)", logger: logger).wait(atMost: pool.answerDeadline)
+        } catch {
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+            throw error
+        }
         let keep = state.withLock { state in
             guard !state.stopped else { return false }
             state.connection = connection
             return true
         }
         guard keep else {
-            try? connection.close().wait()
+            _ = try? connection.close().wait(atMost: pool.answerDeadline)
             return
         }
         connection.closeFuture.whenComplete { [weak self] _ in self?.connectionEnded(connection) }
@@ -89,7 +94,7 @@ final class PostgresChangeListener: Sendable {
     /// Every board's version as it is now, as if each had just been announced by someone else.
     private func catchUp() throws {
         let boards = try pool.withConnection { connection in
-            try connection.connection.query("SELECT id, version FROM board", logger: logger).wait().rows.map {
+            try connection.answer(connection.connection.query("SELECT id, version FROM board", logger: logger)).rows.map {
                 try $0.decode((String, Int).self)
             }
         }

@@ -20,8 +20,10 @@ final class PostgresConnectionPool: Sendable {
     private let nextID = Atomic<Int>(1)
     /// How many connections this pool opens at most (each is a PostgreSQL backend process).
     let maximumConnections: Int
+    /// How long a thread waits for any one answer of PostgreSQL before giving up on the connection.
+    let answerDeadline: TimeAmount
 
-    init(url: PostgresURL, maximumConnections: Int, logger: Logger) {
+    init(url: PostgresURL, maximumConnections: Int, answerDeadline: Duration = .seconds(30), logger: Logger) {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password,
             database: url.database, tls: .disable)
@@ -31,15 +33,17 @@ final class PostgresConnectionPool: Sendable {
         self.eventLoopGroup = PostgresConnection.defaultEventLoopGroup
         self.logger = logger
         self.maximumConnections = maximumConnections
+        let (seconds, attoseconds) = answerDeadline.components
+        self.answerDeadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         self.capacity = DispatchSemaphore(value: maximumConnections)
     }
 
-    /// Lends a connection to `body`, waiting while all are lent. A connection that broke (or was
-    /// left inside a transaction by a failure) is closed rather than lent again.
+    /// Lends a connection to `body`, waiting while all are lent. A connection that broke, gave no
+    /// answer in time, or was left inside a transaction by a failure is closed rather than lent again.
     func withConnection<T>(_ body: (PooledConnection) throws -> T) throws -> T {
         capacity.wait()
         defer { capacity.signal() }
-        let connection = try keptConnection() ?? PooledConnection(connect())
+        let connection = try keptConnection() ?? PooledConnection(connect(), answerDeadline: answerDeadline)
         do {
             let result = try body(connection)
             release(connection, reusable: true)
@@ -64,15 +68,19 @@ final class PostgresConnectionPool: Sendable {
     /// - Throws: ``StoreError/unavailable(_:)`` when the server cannot be reached or refuses us.
     func connect() throws -> PostgresConnection {
         let id = nextID.add(1, ordering: .relaxed).oldValue
+        let connecting = PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
         do {
-            return try PostgresConnection.connect(on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger).wait()
+            return try connecting.wait(atMost: answerDeadline)
+        } catch is PostgresDeadlineExceeded {
+            connecting.whenSuccess { late in late.close().whenComplete { _ in withExtendedLifetime(late) {} } }
+            throw StoreError.unavailable("PostgreSQL at \(url.host):\(url.port) did not complete a connection in time")
         } catch {
             throw StoreError.unavailable("PostgreSQL at \(url.host):\(url.port) cannot be reached (\(String(reflecting: error).prefix(200)))")
         }
     }
 
     private func release(_ pooled: PooledConnection, reusable: Bool) {
-        if reusable, !pooled.connection.isClosed {
+        if reusable, !pooled.unanswered, !pooled.connection.isClosed {
             idle.withLock { $0.append(pooled) }
         } else {
             // PostgresNIO traps if a connection is freed before it closed: hold it until then.
@@ -84,7 +92,7 @@ final class PostgresConnectionPool: Sendable {
     /// Closes the idle connections (lent ones close when given back after this).
     func close() {
         for pooled in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) {
-            try? pooled.connection.close().wait()
+            _ = try? pooled.connection.close().wait(atMost: answerDeadline)
         }
     }
 }
@@ -94,10 +102,28 @@ final class PostgresConnectionPool: Sendable {
 /// it to.
 final class PooledConnection: @unchecked Sendable {
     let connection: PostgresConnection
+    let answerDeadline: TimeAmount
     /// By the store's SQL; nil where preparing failed (the statement then runs unprepared).
     var prepared: [String: PreparedQuery?] = [:]
+    /// An answer did not come in time: what the connection is doing is unknown, so it is closed
+    /// (which also rolls back its transaction) instead of being used again.
+    private(set) var unanswered = false
 
-    init(_ connection: PostgresConnection) {
+    init(_ connection: PostgresConnection, answerDeadline: TimeAmount) {
         self.connection = connection
+        self.answerDeadline = answerDeadline
+    }
+
+    /// PostgreSQL's answer to `request`, waited for at most ``answerDeadline``.
+    /// - Throws: ``StoreError/unavailable(_:)`` when the deadline passes.
+    func answer<Value: Sendable>(_ request: EventLoopFuture<Value>) throws -> Value {
+        do {
+            return try request.wait(atMost: answerDeadline)
+        } catch is PostgresDeadlineExceeded {
+            unanswered = true
+            let milliseconds = answerDeadline.nanoseconds / 1_000_000
+            let deadline = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+            throw StoreError.unavailable("PostgreSQL gave no answer within \(deadline)")
+        }
     }
 }

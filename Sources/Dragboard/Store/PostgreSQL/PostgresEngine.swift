@@ -28,10 +28,13 @@ final class PostgresEngine: StoreEngine {
     var description: String { "PostgreSQL \(url.redacted)" }
 
     /// Connects to `url`, then creates or migrates the schema (one instance at a time).
-    init(url: PostgresURL, maximumConnections: Int = 16, logger: Logger = Logger(label: "dragboard.postgres")) throws {
+    /// `answerDeadline`: how long a request waits for any one answer of PostgreSQL before it fails
+    /// with ``StoreError/unavailable(_:)`` (503) and the connection is closed.
+    init(url: PostgresURL, maximumConnections: Int = 16, answerDeadline: Duration = .seconds(30),
+         logger: Logger = Logger(label: "dragboard.postgres")) throws {
         self.url = url
         self.logger = logger
-        self.pool = PostgresConnectionPool(url: url, maximumConnections: maximumConnections, logger: logger)
+        self.pool = PostgresConnectionPool(url: url, maximumConnections: maximumConnections, answerDeadline: answerDeadline, logger: logger)
         try migrate()
     }
 
@@ -84,10 +87,14 @@ final class PostgresEngine: StoreEngine {
                     let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
                     do {
                         try db.execute(sql: begin)
+                    } catch let unanswered as StoreError {
+                        throw unanswered  // another connection to a server that does not answer would wait as long
                     } catch {
                         throw ClosedConnection(underlying: error)
                     }
                     let outcome = Result { try body(db) }
+                    // No answer in time: the pool closes the connection, which rolls the transaction back.
+                    guard !pooled.unanswered else { return outcome }
                     switch outcome {
                     case .success: try db.execute(sql: "COMMIT")
                     case .failure: try db.execute(sql: "ROLLBACK")

@@ -6,8 +6,9 @@ import PostgresNIO
 
 /// A pooled PostgreSQL connection lent to the store's SQL for one transaction.
 ///
-/// Calls block the calling thread until PostgreSQL answers (`EventLoopFuture.wait()`): the store
-/// is synchronous and runs on libmicrohttpd's threads, never on an event loop or in a task.
+/// Calls block the calling thread until PostgreSQL answers, or at most the pool's deadline
+/// (``PooledConnection/answer(_:)``): the store is synchronous and runs on libmicrohttpd's
+/// threads, never on an event loop or in a task.
 final class PostgresSQLConnection: SQLConnection {
     private let pooled: PooledConnection
     var connection: PostgresConnection { pooled.connection }
@@ -48,7 +49,7 @@ final class PostgresSQLConnection: SQLConnection {
         var format: PostgresFormat?
         if let prepared = try preparedQuery(for: sql) {
             do {
-                rows = try prepared.execute(arguments.values.map(Self.bind)).wait()
+                rows = try pooled.answer(prepared.execute(arguments.values.map(Self.bind)))
                 format = .binary
             } catch let error as PSQLError {
                 throw PostgresStoreError(error, sql: dialect.translate(sql))
@@ -81,7 +82,7 @@ final class PostgresSQLConnection: SQLConnection {
             return nil
         }
         do {
-            let prepared = try connection.prepare(query: translated).wait()
+            let prepared = try pooled.answer(connection.prepare(query: translated))
             pooled.prepared[sql] = prepared
             return prepared
         } catch let error as PSQLError {
@@ -129,7 +130,7 @@ final class PostgresSQLConnection: SQLConnection {
         let query = PostgresQuery(unsafeSQL: dialect.translate(sql), binds: binds)
         let result: PostgresQueryResult
         do {
-            result = try connection.query(query, logger: logger).wait()
+            result = try pooled.answer(connection.query(query, logger: logger))
         } catch let error as PSQLError {
             throw PostgresStoreError(error, sql: query.sql)
         }
