@@ -116,14 +116,20 @@ final class PooledConnection: @unchecked Sendable {
 
     /// PostgreSQL's answer to `request`, waited for at most ``answerDeadline``.
     /// - Throws: ``StoreError/unavailable(_:)`` when the deadline passes.
-    func answer<Value: Sendable>(_ request: EventLoopFuture<Value>) throws -> Value {
+    /// Once a deadline has passed, every later request fails at once: the connection is given up.
+    func answer<Value: Sendable>(_ request: @autoclosure () -> EventLoopFuture<Value>) throws -> Value {
+        guard !unanswered else { throw noAnswer }
         do {
-            return try request.wait(atMost: answerDeadline)
+            return try request().wait(atMost: answerDeadline)
         } catch is PostgresDeadlineExceeded {
             unanswered = true
-            let milliseconds = answerDeadline.nanoseconds / 1_000_000
-            let deadline = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
-            throw StoreError.unavailable("PostgreSQL gave no answer within \(deadline)")
+            throw noAnswer
         }
+    }
+
+    private var noAnswer: StoreError {
+        let milliseconds = answerDeadline.nanoseconds / 1_000_000
+        let deadline = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+        return .unavailable("PostgreSQL gave no answer within \(deadline)")
     }
 }
