@@ -24,7 +24,7 @@ extension BoardTransaction {
     /// Steps compare `pos` alone (keys are unique in a scope: half the cost of `(pos, id)`); rows
     /// sharing its key, which files written before keys were kept unique may hold, count by id.
     private func displayIndex(of item: ItemRecord) throws -> Int {
-        let scope = "listID = ? AND containerID IS ?"
+        let scope = Self.scope
         let arguments: SQLArguments = [item.listID, item.containerID, item.pos, item.listID, item.containerID, item.pos, item.id]
         let count = try rowCount(item.listID, item.containerID)
         let index: Int
@@ -44,14 +44,17 @@ extension BoardTransaction {
         return index
     }
 
+    /// The rows of one list's top level or of one container (`containerID IS NULL` for the former).
+    private static let scope = "listID = ? AND containerID IS ?"
+
     /// Whether `item`'s key lies nearer the last key of its scope than the first.
     private func fromTheEnd(_ item: ItemRecord) throws -> Bool {
-        let scope = "listID = ? AND containerID IS ?"
+        let scope = Self.scope
         guard let ends = try db.cachedStatement(sql: """
             SELECT (SELECT pos FROM item WHERE \(scope) ORDER BY pos LIMIT 1),
                    (SELECT pos FROM item WHERE \(scope) ORDER BY pos DESC LIMIT 1)
             """).row(arguments: [item.listID, item.containerID, item.listID, item.containerID]),
-              let first: String = ends[0] as String?, let last: String = ends[1] as String? else { return false }
+              let first = ends[0] as String?, let last = ends[1] as String? else { return false }
         return OrderKey.estimatedFraction(of: item.pos, from: first, to: last) >= 0.5
     }
 

@@ -46,7 +46,7 @@ extension BoardTransaction {
             gap.next = moving.contains(anchor.id) ? try bound(after: anchor, in: gap, skipping: moving) : anchor
         } else if let index = placement.index {
             let clamped = min(max(index, 0), count)
-            if let boundary = try rowBound(at: clamped, in: gap) {
+            if let boundary = try rowBound(at: clamped, in: gap, count: count) {
                 gap.prev = try bound(before: boundary, in: gap, skipping: moving)
                 gap.next = moving.contains(boundary.id) ? try bound(after: boundary, in: gap, skipping: moving) : boundary
             } else {
@@ -72,13 +72,14 @@ extension BoardTransaction {
     /// The row at `index` in display order, or nil past the end: beside the last row whose index
     /// this transaction counted (one step through the index), else an OFFSET query from the
     /// nearer end (the count says which), so the last rows of a long list cost a few steps.
-    func rowBound(at index: Int, in gap: Gap) throws -> OrderBound? {
+    /// `count`: the scope's row count, where the caller has just read it.
+    func rowBound(at index: Int, in gap: Gap, count known: Int? = nil) throws -> OrderBound? {
         if let known = knownRow.value, known.listID == gap.listID, known.containerID == gap.containerID,
            known.changes == db.totalChangesCount, abs(index - known.index) <= 1 {
             if index == known.index { return known.bound }
             return try index > known.index ? bound(after: known.bound, in: gap, skipping: []) : bound(before: known.bound, in: gap, skipping: [])
         }
-        let count = try rowCount(gap.listID, gap.containerID)
+        let count = try known ?? rowCount(gap.listID, gap.containerID)
         guard index >= 0, index < count else { return nil }
         let fromTheEnd = index >= count / 2
         let statement = try db.cachedStatement(sql: """
