@@ -13,6 +13,8 @@ import uuid
 import pytest
 from playwright.sync_api import sync_playwright
 
+from helpers import READY
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "postgres"))
 import cluster as postgres_cluster  # noqa: E402
@@ -166,7 +168,7 @@ def console_errors():
 def page(context, server, console_errors):
     opened = console_errors.watch(context.new_page())
     opened.goto(server.demo)
-    opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    opened.wait_for_function(READY)
     yield opened
     assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, TimeoutError as PlaywrightTimeoutError, expect
 
-from helpers import point_in
+from helpers import READY, point_in
 
 #: `dragOperationsMask` bits (Chromium's DragOperation).
 COPY, MOVE = 1, 16
@@ -34,7 +34,6 @@ RECORD_SET_DATA = """(() => {
     };
 })();"""
 
-READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 
 #: Posts one of the board's forms as the page's fetches do (the page's CSRF token, JSON answer).
 POST_FORM = """async ([path, fields]) => {

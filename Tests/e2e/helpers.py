@@ -8,6 +8,12 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
+#: The page has rendered its board and its scripts are wired. A function, like every predicate given to
+#: `wait_for_function`: Playwright evaluates a string once under DevTools, then `eval`s it again on each
+#: polling frame, which the page's CSP (no 'unsafe-eval') refuses whenever the first look was not true yet;
+#: the function a string evaluates to is kept and called instead.
+READY = "() => document.querySelector('[data-board]') && window.__dragboardReady === true"
+
 #: Where in a row (or list) the pointer goes, as a fraction of its height.
 POSITIONS = {"top": 0.2, "middle": 0.5, "bottom": 0.8}
 

@@ -5,9 +5,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from helpers import version, wait_version
+from helpers import READY, version, wait_version
 
-READY = "document.querySelector('[data-board]') && window.__dragboardReady === true"
 
 
 def open_page(context, url: str, console_errors) -> Page:
@@ -213,7 +212,7 @@ def test_other_viewers_see_a_rename_live_and_leave_a_deleted_board(context, serv
     board = create_board(page, "Before")
     other = open_page(context, f"{server.url}/boards/{board}", console_errors)
     other.wait_for_function(READY)
-    other.wait_for_function("document.querySelector('[data-board]').dataset.version !== undefined")
+    other.wait_for_function("() => document.querySelector('[data-board]').dataset.version !== undefined")
 
     page.bring_to_front()
     page.locator(".board-title").dblclick()

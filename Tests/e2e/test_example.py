@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT
-from helpers import list_of, row, start_drag, titles, version
+from helpers import READY, list_of, row, start_drag, titles, version
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def example():
 def todo_page(context, example, console_errors):
     opened = console_errors.watch(context.new_page())
     opened.goto(example + "/boards/demo")
-    opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    opened.wait_for_function(READY)
     yield opened
     assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"
 
@@ -65,5 +65,5 @@ def test_a_todo_moves_to_done_and_done_refuses_a_copy_with_the_reason(todo_page)
     expect(page.locator('[data-list="done"] [data-item]')).to_have_count(1)
     assert titles(page, "todo") == ["Write a delegate"]
     page.reload()
-    page.wait_for_function("window.__dragboardReady === true")
+    page.wait_for_function("() => window.__dragboardReady === true")
     assert titles(page, "done") == ["Mount the routes"]

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import CHROMIUM, Server
-from helpers import row, start_drag, title_cells, version, wait_version
+from helpers import READY, row, start_drag, title_cells, version, wait_version
 
 LAN_NAME = "dragboard.test"
 ATTACKER = "evil.example"
@@ -42,7 +42,7 @@ def test_drops_work_on_a_plain_http_lan_origin(named_browser, lan_server, consol
     context = named_browser.new_context(viewport={"width": 1280, "height": 1000})
     page = console_errors.watch(context.new_page())
     page.goto(f"http://{LAN_NAME}:{lan_server.port}/boards/demo")
-    page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    page.wait_for_function(READY)
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("typeof crypto.randomUUID") == "undefined"
 

@@ -3,7 +3,7 @@ Server-Sent Events."""
 import pytest
 from playwright.sync_api import expect
 
-from helpers import RECORD_SSE, board_state, drag, row, title_cells, version, wait_version
+from helpers import READY, RECORD_SSE, board_state, drag, row, title_cells, version, wait_version
 
 
 @pytest.fixture
@@ -15,7 +15,7 @@ def other_page(context, server):
     opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     opened.add_init_script(RECORD_SSE)
     opened.goto(server.demo)
-    opened.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    opened.wait_for_function(READY)
     yield opened
     assert errors == [], f"browser errors in the second tab: {errors}"
 
@@ -78,7 +78,7 @@ def test_changes_pushed_out_of_order_are_applied_in_order_without_reading_the_bo
     other = context.new_page()
     other.add_init_script(HOLD_SSE)
     other.goto(server.demo)
-    other.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    other.wait_for_function(READY)
     before = version(other)
     board_fetches = []
     other.on("request", lambda request: board_fetches.append(request.url) if request.url.endswith("/api/board") else None)
@@ -89,7 +89,7 @@ def test_changes_pushed_out_of_order_are_applied_in_order_without_reading_the_bo
     wait_version(page, before + 1)
     drag(page, row(page, "cat-1", "Feather wand"), row(page, "cat-3", "Scratching post"), position="top")
     wait_version(page, before + 2)
-    other.wait_for_function("window.__held.length === 2")
+    other.wait_for_function("() => window.__held.length === 2")
 
     other.evaluate("window.__release([1, 0])")   # version before + 2 first, then before + 1
     wait_version(other, before + 2)

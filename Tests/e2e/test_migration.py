@@ -59,7 +59,7 @@ def test_an_old_board_file_opens_as_the_demo_board_with_every_row_where_it_was(c
     page.goto(old_server.url + "/")
     expect(page.locator('a[data-board-link="demo"]')).to_have_count(1)
     page.goto(old_server.demo)
-    page.wait_for_function("window.__dragboardReady === true")
+    page.wait_for_function("() => window.__dragboardReady === true")
     assert version(page) == 12
     expect(title_cells(page, "cat-1")).to_have_text(["Old mouse", "Old yarn"])
     expect(title_cells(page, "cat-2")).to_have_text(["Old bell"])

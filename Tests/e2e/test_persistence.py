@@ -1,11 +1,11 @@
 """An applied drop is stored: a reload and a server restart on the same database show it."""
 from playwright.sync_api import expect
 
-from helpers import board_state, drag, row, title_cells, version, wait_version
+from helpers import READY, board_state, drag, row, title_cells, version, wait_version
 
 
 def _wait_ready(page):
-    page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    page.wait_for_function(READY)
 
 
 def test_a_move_survives_a_reload_and_a_server_restart(page, server, console_errors):

@@ -13,7 +13,7 @@ def test_toy_dropped_on_the_middle_of_a_box_goes_into_the_box(page, server):
     session.hover(red, "middle")
     # One look at the feedback, then the release: holding longer than the spring-loading delay
     # (700 ms) would open the box, which is right, but not what this test is about.
-    page.wait_for_function("document.querySelector('[data-list=\"toy-boxes\"]').dataset.dropIntent === 'insert-into'")
+    page.wait_for_function("() => document.querySelector('[data-list=\"toy-boxes\"]').dataset.dropIntent === 'insert-into'")
     feedback = page.evaluate("""() => {
         const boxes = document.querySelector('[data-list="toy-boxes"]');
         const red = document.querySelector('[data-item="box-red"]');

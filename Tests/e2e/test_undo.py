@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from data_helpers import label_text, open_board, wait_ready, zone
-from helpers import drag, list_of, row, start_drag, title_cells, version, wait_version
+from helpers import READY, drag, list_of, row, start_drag, title_cells, version, wait_version
 
 CAT_1 = ["Ball of yarn", "Feather wand", "Catnip mouse"]
 CAT_2 = ["Laser pointer", "Bell ball"]
@@ -250,7 +250,7 @@ def test_a_deleted_board_comes_back_from_the_index(context, server, console_erro
 
     with page.expect_navigation():
         undo_button(page).click()
-    page.wait_for_function("document.querySelector('[data-board]') && window.__dragboardReady === true")
+    page.wait_for_function(READY)
     assert page.url.endswith(f"/boards/{board}")
     expect(page.locator(".board-title")).to_have_text("Errands")
     shop = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Shop"))
