@@ -11,7 +11,7 @@ import tempfile
 import uuid
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from helpers import READY
 
@@ -33,6 +33,21 @@ def _ram_scratch() -> str | None:
 
 
 tempfile.tempdir = _ram_scratch() or tempfile.gettempdir()
+
+_FUNCTION = re.compile(r"\s*(async\s+)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)")
+_wait_for_function = Page.wait_for_function
+
+
+def _wait_for_a_function(self, expression, *args, **kwargs):
+    """A predicate given as an expression passes whenever it is true at the first look (evaluated under
+    DevTools) and fails under the page's CSP whenever it is not (Playwright `eval`s it on each later poll):
+    refused here at once, whatever the timing, so such a wait cannot slip in as a flake."""
+    if not _FUNCTION.match(expression):
+        raise AssertionError(f"wait_for_function needs a function, not an expression: {expression!r}")
+    return _wait_for_function(self, expression, *args, **kwargs)
+
+
+Page.wait_for_function = _wait_for_a_function
 
 
 @functools.cache

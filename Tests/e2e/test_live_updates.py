@@ -24,7 +24,7 @@ def test_a_drop_in_one_tab_appears_in_the_other_without_reload(page, other_page,
     before = version(page)
     assert version(other_page) == before
     # The second tab listens before the drop happens.
-    other_page.wait_for_function("window.__sse.some(([type]) => type === 'hello')")
+    other_page.wait_for_function("() => window.__sse.some(([type]) => type === 'hello')")
     other_page.evaluate("""() => {
         window.__sameDocument = true;  // a reload would lose it
         window.__changes = [];
