@@ -220,6 +220,36 @@ import Testing
         #expect(try temp.store.pruneUndoHistory(olderThan: Date() + 1) == BoardStore.undoLimit)
     }
 
+    @Test func eachBrowsersHistoryIsTrimmedOnItsOwn() throws {
+        let temp = try TempStore(); defer { temp.remove() }
+        let other = "other-browser"
+        try change(temp, as: other, "Theirs") { try $0.setTitle("b", "Theirs") }
+        for index in 0..<(BoardStore.undoLimit + 5) {
+            try change(temp, "Rename \(index)") { try $0.setTitle("a", "A\(index)") }
+        }
+        try temp.store.undo(owner: owner)
+        try change(temp, "After the undo") { try $0.setTitle("c", "C2") }
+        #expect(try temp.store.undoCount(owner: owner) == BoardStore.undoLimit)
+        #expect(try temp.store.undoState(owner: owner) == UndoState(undoActionName: "After the undo", redoActionName: nil))
+        #expect(try temp.store.undoCount(owner: other) == 1)
+        #expect(try temp.store.undoState(owner: other).undoActionName == "Theirs")
+    }
+
+    @Test func keepingTheHistoryShortWalksTheOwnersIndexWithoutSorting() throws {
+        let temp = try TempStore(engine: .sqlite); defer { temp.remove() }
+        let statements: [(String, StatementArguments)] = [(BoardStore.forgetRedoSQL, [owner]),
+                                                          (BoardStore.trimHistorySQL, [owner, owner, BoardStore.undoLimit])]
+        for (sql, arguments) in statements {
+            let plan = try temp.store.dbPool.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
+            }
+            // Every drop runs both in its write transaction: seeks, whatever the history's length.
+            let reads = plan.filter { $0.hasPrefix("SEARCH") || $0.hasPrefix("SCAN") }
+            #expect(!reads.isEmpty && reads.allSatisfy { $0.contains("undoEntry_owner_undone (owner=? AND undone=?") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+        }
+    }
+
     @Test func theHistorySurvivesReopeningTheDatabase() throws {
         let temp = try TempStore(); defer { temp.remove() }
         try change(temp, "Move C") { try $0.move(["c"], to: Placement(listID: "links", index: 0)) }

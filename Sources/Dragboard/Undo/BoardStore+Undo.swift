@@ -31,15 +31,23 @@ extension BoardStore {
     static func recordUndo(_ journal: UndoJournal, board: String, db: any SQLConnection, at now: Date) throws {
         guard let owner = journal.owner else { return }
         // Cached statements: this runs inside every drop's write transaction, which holds up the next batch.
-        try db.cachedStatement(sql: "DELETE FROM undoEntry WHERE owner = ? AND undone = 1").execute(arguments: [owner])
+        try db.cachedStatement(sql: forgetRedoSQL).execute(arguments: [owner])
         guard !journal.overflowed, !journal.changes.isEmpty else { return }
         let encoded = try UndoChange.encoded(journal.changes)
         try db.cachedStatement(sql: "INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [owner, board, journal.actionName, encoded, now])
-        try db.cachedStatement(sql: """
-            DELETE FROM undoEntry WHERE owner = ? AND seq <= (SELECT seq FROM undoEntry WHERE owner = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
-            """).execute(arguments: [owner, owner, undoLimit])
+        try db.cachedStatement(sql: trimHistorySQL).execute(arguments: [owner, owner, undoLimit])
     }
+
+    /// A new change forgets what its owner could redo (arguments: owner).
+    static let forgetRedoSQL = "DELETE FROM undoEntry WHERE owner = ? AND undone = 1"
+    /// Keeps the owner's newest ``undoLimit`` entries (arguments: owner, owner, limit). Run after
+    /// ``forgetRedoSQL``, so the owner's entries are all done ones: newest first in the order of
+    /// `undoEntry_owner_undone`, which both this and the redo cleanup walk instead of sorting the history.
+    static let trimHistorySQL = """
+        DELETE FROM undoEntry WHERE owner = ? AND undone = 0
+            AND seq <= (SELECT seq FROM undoEntry WHERE owner = ? AND undone = 0 ORDER BY seq DESC LIMIT 1 OFFSET ?)
+        """
 
     /// Forgets undo entries older than `date`; returns how many.
     @discardableResult

@@ -120,6 +120,9 @@ extension PostgresEngine {
             "CREATE TRIGGER list_count_delete AFTER DELETE ON list FOR EACH ROW EXECUTE FUNCTION list_count_delete()",
             "INSERT INTO board (id, title, version) VALUES ('\(BoardStore.defaultBoardID)', '\(BoardStore.defaultBoardTitle)', 0)",
         ]),
+        ("v2-undo-order", [
+            "CREATE INDEX undoEntry_owner_undone ON undoEntry (owner, undone, seq)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

@@ -124,6 +124,11 @@ extension SQLiteEngine {
                 CREATE INDEX item_kind ON item(listID, containerID, kind, pos, id);
                 """)
         }
+        migrator.registerMigration("v7-undo-order") { db in
+            // Every change trims its owner's history to the newest entries, and an undo on any board
+            // takes the owner's newest one: both walk this index instead of sorting the history.
+            try db.execute(sql: "CREATE INDEX undoEntry_owner_undone ON undoEntry(owner, undone, seq)")
+        }
         return migrator
     }
 }
