@@ -85,10 +85,15 @@ import Testing
         }
         let titles = (1...5).map { "Title \($0)" }
         for title in titles {
-            // Every one renames the same row; each answer is rendered at its own operation's state.
+            // Every one renames the same row; each answer is read at its own operation's state, and
+            // formatted on the thread that submitted it (not the batch's committer, in its transaction).
             submit(title) {
-                try store.perform(board: BoardStore.defaultBoardID, operationID: title, fingerprint: "f", stored: { $0 }, prepare: { _ in },
-                                  committed: { tx, stored in "\(stored)|\(try tx.item("a").title)|\(tx.baseVersion)" }) { tx in
+                let submitter = pthread_self()
+                return try store.perform(board: BoardStore.defaultBoardID, operationID: title, fingerprint: "f", stored: { $0 }, prepare: { _ in },
+                                         committed: { tx, stored in
+                    let (seen, version) = (try tx.item("a").title, tx.baseVersion)
+                    return { "\(stored)|\(seen)|\(version)|\(pthread_equal(pthread_self(), submitter) != 0)" }
+                }) { tx in
                     try tx.setTitle("a", title)
                     return title
                 }
@@ -119,7 +124,7 @@ import Testing
         #expect(try store.version() == base + 1 + titles.count)
         for (title, result) in zip(titles, renamed) {
             // Each answer says its own title at its own version, not the batch's last state.
-            #expect(result.response == "\(title)|\(title)|\(result.version)")
+            #expect(result.response == "\(title)|\(title)|\(result.version)|true")
         }
         let last = try #require(zip(titles, renamed).max { $0.1.version < $1.1.version })
         #expect(try store.read { try $0.item("a").title } == last.0)

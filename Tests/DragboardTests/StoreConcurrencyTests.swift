@@ -78,7 +78,8 @@ import Testing
             }
             #expect(next.wait(timeout: .now() + 30) == .success)  // a deadlock guard only
             // ...and this read still sees the first operation's state, not the second's.
-            return "\(stored) \(try tx.item("a").title) v\(tx.baseVersion)"
+            let (title, version) = (try tx.item("a").title, tx.baseVersion)
+            return { "\(stored) \(title) v\(version)" }
         }) { tx in
             try tx.setTitle("a", "First")
             return "renamed"
@@ -87,7 +88,10 @@ import Testing
         #expect(try store.items(["a"])[0].title == "Second")
         // A replay renders again from the record, as things are now.
         let replay = try store.perform(board: BoardStore.defaultBoardID, operationID: "first", fingerprint: "f", stored: { $0 }, prepare: { _ in },
-                                       committed: { tx, stored in "\(stored) \(try tx.item("a").title)" }) { _ in "not run" }
+                                       committed: { tx, stored in
+            let title = try tx.item("a").title
+            return { "\(stored) \(title)" }
+        }) { _ in "not run" }
         #expect(replay.replayed && replay.response == "renamed Second")
     }
 }

@@ -38,17 +38,19 @@ extension BoardStore {
     /// ``perform(board:operationID:fingerprint:stored:_:)`` with `prepare` run first in the
     /// transaction, only when the operation is new (creating the board it works on, say).
     ///
-    /// With `render`, an operation that changed the board (or a replay) answers
-    /// `render(state, stored response)` instead of the stored response, computed outside the
-    /// write transaction in a read of exactly the state the operation committed: HTML and JSON
-    /// encoding never hold up the next writer.
+    /// With `render`, an operation that changed the board (or a replay) answers with what
+    /// `render(state, stored response)` makes instead of the stored response. `render` reads what
+    /// it needs from exactly the state the operation committed and returns the formatting (HTML,
+    /// JSON), which runs on the caller's thread after the commit: it never holds up the next writer.
+    /// The read happens in a reader after the commit, or, for an operation that is not the last of
+    /// its batch (a later one may change the same rows before the commit), inside the transaction.
     func perform(
         board: String,
         operationID: String,
         fingerprint: @autoclosure () -> String,
         stored: (String) -> String,
         prepare: (any SQLConnection) throws -> Void,
-        committed render: (@Sendable (BoardTransaction, String) throws -> String)? = nil,
+        committed render: (@Sendable (BoardTransaction, String) throws -> @Sendable () -> String)? = nil,
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
@@ -68,7 +70,8 @@ extension BoardStore {
                     rendering.pending = result.response
                 } else {
                     // Operations after this one in the batch may change the same rows before the
-                    // commit: render in the transaction, exactly at this operation's state.
+                    // commit: read them in the transaction, exactly at this operation's state (only
+                    // the reads: the formatting waits for the commit, outside the batch).
                     rendering.complete(Result {
                         try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
                     })
@@ -214,9 +217,10 @@ extension BoardStore {
     }
 }
 
-/// The answer of a render run on a reader after a commit, handed back to the operation's thread.
+/// The rows an operation's answer shows, read after its commit (or in its transaction), and the
+/// formatting that makes the answer of them, handed back to the operation's thread.
 final class CommittedRead: Sendable {
-    private let result = Mutex<Result<String, any Error>?>(nil)
+    private let result = Mutex<Result<@Sendable () -> String, any Error>?>(nil)
     private let stored = Mutex<String?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
@@ -226,15 +230,15 @@ final class CommittedRead: Sendable {
         set { stored.withLock { $0 = newValue } }
     }
 
-    func complete(_ value: Result<String, any Error>) {
+    func complete(_ value: Result<@Sendable () -> String, any Error>) {
         result.withLock { $0 = value }
         done.signal()
     }
 
-    /// Waits for the render (which must have been started).
+    /// Waits for the read (which must have been started), then formats the answer on this thread.
     func wait() throws -> String {
         done.wait()
         guard let value = result.withLock({ $0 }) else { throw StoreError.invalid("render produced no result") }
-        return try value.get()
+        return try value.get()()
     }
 }
