@@ -24,9 +24,9 @@ extension BoardService {
         // The answer as the transaction made it, so the rendering need not parse it back from its record.
         let fresh = Mutex<BoardAPI.DropResponse?>(nil)
         do {
-            // The rows' HTML and the answer's JSON are made after the commit (`committed`), in a
-            // read of exactly what it committed: the write transaction holds only the change, its
-            // undo entry and its operation record (kept without HTML).
+            // The rows the answer shows are read in the transaction (`committed`), but their HTML and
+            // the answer's JSON are made after the commit: the write transaction holds only the change,
+            // its undo entry, its operation record (kept without HTML) and those reads.
             result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint, stored: { $0 }, prepare: { _ in },
                                        committed: { [self] tx, stored in try rendered(stored, tx: tx, fresh: fresh.withLock { $0 }) }) { tx in
                 let entry = try sessions.entry(token, owner: owner)

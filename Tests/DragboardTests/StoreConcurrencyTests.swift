@@ -64,27 +64,29 @@ import Testing
         #expect(try t.store.version() == before + 1)
     }
 
-    @Test func committedRenderSeesExactlyItsCommitWhileTheWriterMovesOn() throws {
+    @Test func anAnswerIsReadAtItsCommitAndFormattedWhileTheWriterMovesOn() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
         let store = t.store
         let result = try store.perform(board: BoardStore.defaultBoardID, operationID: "first", fingerprint: "f", stored: { $0 }, prepare: { _ in },
                                        committed: { tx, stored in
-            // The next operation commits while this render runs: the writer is already free...
-            let next = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                _ = try? store.perform(operationID: "second", fingerprint: "f") { tx in try tx.setTitle("a", "Second"); return "" }
-                next.signal()
-            }
-            #expect(next.wait(timeout: .now() + 30) == .success)  // a deadlock guard only
-            // ...and this read still sees the first operation's state, not the second's.
+            // Read in the operation's transaction...
             let (title, version) = (try tx.item("a").title, tx.baseVersion)
-            return { "\(stored) \(title) v\(version)" }
+            return {
+                // ...and formatted after its commit: the next operation commits meanwhile.
+                let next = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    _ = try? store.perform(operationID: "second", fingerprint: "f") { tx in try tx.setTitle("a", "Second"); return "" }
+                    next.signal()
+                }
+                let committed = next.wait(timeout: .now() + 30) == .success  // a deadlock guard only
+                return "\(stored) \(title) v\(version) \(committed)"
+            }
         }) { tx in
             try tx.setTitle("a", "First")
             return "renamed"
         }
-        #expect(result.response == "renamed First v\(result.version)")
+        #expect(result.response == "renamed First v\(result.version) true")
         #expect(try store.items(["a"])[0].title == "Second")
         // A replay renders again from the record, as things are now.
         let replay = try store.perform(board: BoardStore.defaultBoardID, operationID: "first", fingerprint: "f", stored: { $0 }, prepare: { _ in },

@@ -40,10 +40,10 @@ extension BoardStore {
     ///
     /// With `render`, an operation that changed the board (or a replay) answers with what
     /// `render(state, stored response)` makes instead of the stored response. `render` reads what
-    /// it needs from exactly the state the operation committed and returns the formatting (HTML,
-    /// JSON), which runs on the caller's thread after the commit: it never holds up the next writer.
-    /// The read happens in a reader after the commit, or, for an operation that is not the last of
-    /// its batch (a later one may change the same rows before the commit), inside the transaction.
+    /// it needs in the operation's transaction, exactly at its state (a later operation of its batch
+    /// may change the same rows before the commit), and returns the formatting (HTML, JSON), which
+    /// runs on the caller's thread after the commit: it never holds up the next writer. A failed
+    /// render fails the answer, not the operation, which stays committed (a retry replays it).
     func perform(
         board: String,
         operationID: String,
@@ -54,49 +54,30 @@ extension BoardStore {
         _ body: (BoardTransaction) throws -> String
     ) throws -> OperationResult {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
-        let rendering = CommittedRead()
-        var renders = false
         var output: OperationResult?
+        var format: Result<@Sendable () -> String, any Error>?
         // Runs on whichever thread commits the batch while this one waits in `submit`: the
         // submitter's task-local values (whose undo history a change goes to) go along.
         let undoOwner = UndoContext.owner
-        func run(_ db: any SQLConnection, rendersAfterCommit: Bool) throws {
+        func run(_ db: any SQLConnection) throws {
             let (result, changed) = try UndoContext.$owner.withValue(undoOwner) {
                 try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
             }
             if let render, changed || result.replayed {
-                renders = true
-                if rendersAfterCommit {
-                    rendering.pending = result.response
-                } else {
-                    // Operations after this one in the batch may change the same rows before the
-                    // commit: read them in the transaction, exactly at this operation's state (only
-                    // the reads: the formatting waits for the commit, outside the batch).
-                    rendering.complete(Result {
-                        try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
-                    })
+                format = Result {
+                    try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
                 }
             }
             output = result
         }
         try withoutActuallyEscaping(run) { run in
-            let operation = StoreOperation(board: board, run: run, committed: {
-                guard let render, let response = rendering.pending else { return }
-                // A reader that sees exactly what was just committed takes the rendering; the
-                // writer is free for the next batch as soon as that reader holds its snapshot.
-                self.engine.readCommitted { connection in
-                    rendering.complete(Result {
-                        let db = try connection.get()
-                        return try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), response)
-                    })
-                }
-            })
+            let operation = StoreOperation(board: board, run: run)
             engine.commit(operation)
             operation.finish()
             if let failure = operation.failure { throw failure }
         }
         guard var result = output else { throw StoreError.invalid("transaction produced no result") }
-        if renders { result.response = try rendering.wait() }
+        if let format { result.response = try format.get()() }
         return result
     }
 
@@ -214,31 +195,5 @@ extension BoardStore {
             throw StoreError.unknownBoard(board)
         }
         return version
-    }
-}
-
-/// The rows an operation's answer shows, read after its commit (or in its transaction), and the
-/// formatting that makes the answer of them, handed back to the operation's thread.
-final class CommittedRead: Sendable {
-    private let result = Mutex<Result<@Sendable () -> String, any Error>?>(nil)
-    private let stored = Mutex<String?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    /// The stored response waiting to be rendered after the commit.
-    var pending: String? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
-    }
-
-    func complete(_ value: Result<@Sendable () -> String, any Error>) {
-        result.withLock { $0 = value }
-        done.signal()
-    }
-
-    /// Waits for the read (which must have been started), then formats the answer on this thread.
-    func wait() throws -> String {
-        done.wait()
-        guard let value = result.withLock({ $0 }) else { throw StoreError.invalid("render produced no result") }
-        return try value.get()()
     }
 }

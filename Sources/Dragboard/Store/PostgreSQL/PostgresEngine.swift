@@ -61,18 +61,11 @@ final class PostgresEngine: StoreEngine {
         do {
             try transaction("BEGIN") { db in
                 try db.lock(board: operation.board)
-                try operation.run?(db, false)
+                try operation.run?(db)
             }
         } catch {
             operation.fail(error)
-            return
         }
-        operation.committed()
-    }
-
-    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void) {
-        // Operations render inside their transaction here (they run with `rendersAfterCommit` off).
-        body(.failure(StoreError.invalid("PostgreSQL renders an operation inside its transaction")))
     }
 
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.

@@ -12,9 +12,6 @@ protocol StoreEngine: Sendable {
     /// own failure, if any, is in the operation). The engine locks `operation.board` first, so
     /// operations on one board apply one after the other, whichever process runs them.
     func commit(_ operation: StoreOperation)
-    /// Starts a read of exactly the state just committed; called only from an operation's
-    /// `committed` callback, and only when the engine ran it with `rendersAfterCommit`.
-    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void)
     /// Calls `handler` with each board and version other processes sharing the database commit,
     /// in commit order, from now on (never, where one process owns the database).
     func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws

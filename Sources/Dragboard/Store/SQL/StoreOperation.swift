@@ -3,14 +3,10 @@ import Dispatch
 /// One client operation on its way to the engine's transaction (SQLite's group commit runs
 /// several in one); its submitter waits until it is done, then calls `finish`.
 final class StoreOperation: @unchecked Sendable {
-    /// Runs inside the transaction (the operation's savepoint is its own business); its flag says
-    /// whether the answer may be rendered after the commit (on SQLite, when nothing of the batch
-    /// follows it). A throw fails this operation alone. Let go once the operation is done: it may
-    /// borrow its submitter's non-escaping closures.
-    private(set) var run: ((any SQLConnection, _ rendersAfterCommit: Bool) throws -> Void)?
-    /// Runs after the transaction committed, for operations whose `run` succeeded (on SQLite still
-    /// holding the writer, so a read started here sees exactly that commit).
-    let committed: () -> Void
+    /// Runs inside the transaction (the operation's savepoint is its own business). A throw fails
+    /// this operation alone. Let go once the operation is done: it may borrow its submitter's
+    /// non-escaping closures.
+    private(set) var run: ((any SQLConnection) throws -> Void)?
     /// The board the operation works on (engines that lock per board lock this one).
     let board: String
     // Written by the committing thread before `done` is signalled, read by the submitter after.
@@ -19,10 +15,9 @@ final class StoreOperation: @unchecked Sendable {
     var leads = false
     private let done = DispatchSemaphore(value: 0)
 
-    init(board: String, run: @escaping (any SQLConnection, Bool) throws -> Void, committed: @escaping () -> Void) {
+    init(board: String, run: @escaping (any SQLConnection) throws -> Void) {
         self.board = board
         self.run = run
-        self.committed = committed
     }
 
     func fail(_ error: any Error) { if failure == nil { failure = error } }

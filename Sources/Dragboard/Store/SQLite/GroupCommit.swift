@@ -71,9 +71,9 @@ final class GroupCommit: Sendable {
             try writer.writeWithoutTransaction { db in
                 let connection = SQLiteConnection(db)
                 try db.inTransaction(.immediate) {
-                    for (index, operation) in batch.enumerated() {
+                    for operation in batch {
                         do {
-                            try operation.run?(connection, index == batch.count - 1)
+                            try operation.run?(connection)
                         } catch {
                             operation.fail(error)
                             // An error SQLite answers by ending the transaction takes the batch with it.
@@ -82,7 +82,6 @@ final class GroupCommit: Sendable {
                     }
                     return .commit
                 }
-                for operation in batch where operation.failure == nil { operation.committed() }
             }
         } catch {
             for operation in batch { operation.fail(error) }

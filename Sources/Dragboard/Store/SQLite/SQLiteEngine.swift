@@ -63,10 +63,4 @@ final class SQLiteEngine: StoreEngine {
     func commit(_ operation: StoreOperation) {
         groupCommit.submit(operation)
     }
-
-    func readCommitted(_ body: @escaping @Sendable (Result<any SQLConnection, any Error>) -> Void) {
-        dbPool.asyncConcurrentRead { connection in
-            body(connection.map { SQLiteConnection($0) as any SQLConnection })
-        }
-    }
 }
