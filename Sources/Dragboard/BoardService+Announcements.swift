@@ -2,6 +2,13 @@ import DragAndDrop
 import Foundation
 
 extension BoardService {
+    /// What a drag from a list read already that its pick-up words need.
+    struct ListDragWords {
+        var lists: [ListRecord]
+        var titles: [String]
+        var rowCount: Int
+    }
+
     /// What a begin answer says: the targets' names, the pick-up words and the dragged titles.
     struct PickUpWords {
         var names: [String: String]
@@ -40,8 +47,11 @@ extension BoardService {
 
     /// The targets' names (`targetLists`: the ids of the list targets), the pick-up words and
     /// the dragged rows' titles, read in `tx`.
-    func pickUpWords(targetLists: [String], request: BoardAPI.BeginRequest, position known: Int?, tx: BoardTransaction) throws -> PickUpWords {
-        let lists = try tx.lists()
+    /// A drag from a list passes what its own read found already (`source`: the board's lists, the
+    /// dragged rows' titles and the list's row count), so none of it is read twice.
+    func pickUpWords(targetLists: [String], request: BoardAPI.BeginRequest, position known: Int?, tx: BoardTransaction,
+                     source: ListDragWords? = nil) throws -> PickUpWords {
+        let lists = try source?.lists ?? tx.lists()
         var names = Dictionary(lists.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
         for zone in kit.zones { names["zone:\(zone.id)"] = zone.title }
         // A target that is no list of the board is a container's contents, named by the
@@ -53,6 +63,11 @@ extension BoardService {
         }
         for id in targetLists where names[id] == nil {
             names[id] = container(id)?.title
+        }
+        if let source, let list = source.lists.first(where: { $0.id == request.list }) {
+            let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
+            return PickUpWords(names: names, spoken: Announcement.pickedUp(source.titles, position: position, of: source.rowCount, in: list.title),
+                               titles: source.titles)
         }
         if let container = container(request.list) {
             let titles = try request.items.map { try tx.item($0).title }

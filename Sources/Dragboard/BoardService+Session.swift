@@ -18,7 +18,8 @@ extension BoardService {
         // everything the drag and its answer need.
         let source = try store.read(board: board) { tx -> ListDragSource in
             if let container = try contentsListContainer(request.list, tx: tx) { return .container(container) }
-            guard let list = try tx.lists().first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
+            let lists = try tx.lists()
+            guard let list = lists.first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
                 return (row, BoardItem(try tx.item(id)))
@@ -29,8 +30,10 @@ extension BoardService {
             guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
             let targets = try tx.dropTargets(kit)
             let position = rows.first { $0.value.id == request.items.first }?.key
-            let words = try pickUpWords(targetLists: targets.lists.map(\.target.id), request: request, position: position, tx: tx)
-            return .list(ListDragStart(version: tx.baseVersion, list: list, rowCount: try tx.rowCount(in: list.id), dragged: rows,
+            let rowCount = try tx.rowCount(in: list.id)
+            let known = ListDragWords(lists: lists, titles: dragged.map(\.1.title), rowCount: rowCount)
+            let words = try pickUpWords(targetLists: targets.lists.map(\.target.id), request: request, position: position, tx: tx, source: known)
+            return .list(ListDragStart(version: tx.baseVersion, list: list, rowCount: rowCount, dragged: rows,
                                        targets: targets, position: position, words: words))
         }
         let start: ListDragStart
