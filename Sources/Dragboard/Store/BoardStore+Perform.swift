@@ -89,7 +89,7 @@ extension BoardStore {
         var result: OperationResult?
         var changed = false
         try db.inSavepoint {
-            let lookup = try db.cachedStatement(
+            let lookup = db.cachedStatement(
                 sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
             if let row = try lookup.row(arguments: [operationID]) {
                 guard (row[0] as String) == fingerprint() else {

@@ -44,7 +44,7 @@ extension BoardTransaction {
             let rows = below.reversed() + above
             if let keys = try? OrderKey.keys(between: outerBelow?.pos, and: outerAbove?.pos, count: rows.count + count),
                keys.allSatisfy({ $0.utf8.count <= BoardStore.maxKeyLength / 2 }) {
-                let update = try db.cachedStatement(sql: "UPDATE item SET pos = ? WHERE id = ?")
+                let update = db.cachedStatement(sql: "UPDATE item SET pos = ? WHERE id = ?")
                 for (offset, row) in rows.enumerated() {
                     let key = keys[offset < below.count ? offset : offset + count]
                     if key != row.pos { try update.execute(arguments: [key, row.id]) }
@@ -61,7 +61,7 @@ extension BoardTransaction {
     private func neighbourhood(of gap: Gap, from start: OrderBound?, radius: Int, moving: Set<String>,
                                direction: KeyDirection) throws -> ([OrderBound], OrderBound?) {
         guard let start else { return ([], nil) }
-        let statement = try db.cachedStatement(sql: """
+        let statement = db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
             ORDER BY \(direction.order) LIMIT ?
             """)
@@ -75,7 +75,7 @@ extension BoardTransaction {
     /// heads, at most 4 characters for up to 240,000 rows) with `count` slots
     /// after `gap.prev`, and returns the keys of those slots. O(rows in scope).
     func rebalanceAll(_ gap: Gap, count: Int, moving: Set<String>) throws -> [String] {
-        let statement = try db.cachedStatement(sql: """
+        let statement = db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? ORDER BY pos, id
             """)
         let staying = try statement.rows(arguments: [gap.listID, gap.containerID])
@@ -91,7 +91,7 @@ extension BoardTransaction {
             slot = 0
         }
         let keys = try OrderKey.keys(between: nil, and: nil, count: staying.count + count)
-        let update = try db.cachedStatement(sql: "UPDATE item SET pos = ? WHERE id = ?")
+        let update = db.cachedStatement(sql: "UPDATE item SET pos = ? WHERE id = ?")
         for (offset, row) in staying.enumerated() {
             let key = keys[offset < slot ? offset : offset + count]
             if key != row.pos { try update.execute(arguments: [key, row.id]) }

@@ -55,7 +55,7 @@ extension BoardTransaction {
             var order = original.filter { !ids.contains($0) }
             guard (0...order.count).contains(index) else { throw StoreError.indexOutOfRange(index, count: order.count) }
             order.insert(contentsOf: ids, at: index)
-            let update = try db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
+            let update = db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
             for (position, id) in order.enumerated() { try update.execute(arguments: [position, id, position]) }
             if order != original { journal.append(.listOrder(board: boardID, before: original, after: order)) }
         }

@@ -38,7 +38,7 @@ extension BoardTransaction {
             if isInPlace(items, gap) { return }
             let before = try journal.isRecording ? ids.map { try itemState($0) } : []
             let keys = try orderKeys(for: gap, count: items.count, moving: moving)
-            let update = try db.cachedStatement(sql: """
+            let update = db.cachedStatement(sql: """
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
                 """)
             for (item, key) in zip(items, keys) {

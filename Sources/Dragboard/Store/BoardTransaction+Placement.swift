@@ -64,7 +64,7 @@ extension BoardTransaction {
     /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
     /// lookup in the counts the triggers of `v6-row-counts` keep.
     func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
-        let statement = try db.cachedStatement(
+        let statement = db.cachedStatement(
             sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
         return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
     }
@@ -82,7 +82,7 @@ extension BoardTransaction {
         let count = try known ?? rowCount(gap.listID, gap.containerID)
         guard index >= 0, index < count else { return nil }
         let fromTheEnd = index >= count / 2
-        let statement = try db.cachedStatement(sql: """
+        let statement = db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
             ORDER BY \(fromTheEnd ? "pos DESC, id DESC" : "pos, id") LIMIT 1 OFFSET ?
             """)
@@ -110,11 +110,11 @@ extension BoardTransaction {
     /// Steps one row at a time through the index from `cursor` (or the end it starts from) to
     /// the first row not in `moving`: moving rows are usually few, so this beats a NOT IN scan.
     private func walk(from cursor: OrderBound?, in gap: Gap, skipping moving: Set<String>, direction: Direction) throws -> OrderBound? {
-        let edge = try db.cachedStatement(sql: """
+        let edge = db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
             ORDER BY \(direction.order) LIMIT 1
             """)
-        let neighbour = try db.cachedStatement(sql: """
+        let neighbour = db.cachedStatement(sql: """
             SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
             ORDER BY \(direction.order) LIMIT 1
             """)

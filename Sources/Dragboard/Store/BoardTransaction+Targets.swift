@@ -18,7 +18,7 @@ extension BoardTransaction {
     func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
         guard !kinds.isEmpty, !lists.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
-        let statement = try db.cachedStatement(sql: """
+        let statement = db.cachedStatement(sql: """
             SELECT item.id, item.listID, item.containerID, item.pos, item.kind, item.title, item.payload, item.changedVersion,
                    COALESCE(rowCount.count, 0)
             FROM item INDEXED BY item_kind LEFT JOIN rowCount ON rowCount.listID = item.listID AND rowCount.containerID = item.id

@@ -58,7 +58,7 @@ extension BoardTransaction {
 
     /// How many top-level rows each list of the board holds, in one read of the trigger-kept counts.
     public func listCounts() throws -> [(list: String, count: Int)] {
-        let statement = try db.cachedStatement(sql: """
+        let statement = db.cachedStatement(sql: """
             SELECT list.id, COALESCE(rowCount.count, 0) FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
             WHERE list.boardID = ? ORDER BY list.position, list.id
             """)

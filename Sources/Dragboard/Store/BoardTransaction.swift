@@ -78,7 +78,7 @@ public struct BoardTransaction {
         try atomically {
             for id in ids { _ = try StoreQueries.requireItem(db, id) }
             try journalDeletion(of: ids)
-            let statement = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
+            let statement = db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
             for id in ids { try statement.execute(arguments: [id]) }
         }
     }

@@ -13,24 +13,24 @@ enum StoreQueries {
     }
 
     static func fetchItems(_ db: any SQLConnection, _ sql: String, _ arguments: SQLArguments) throws -> [ItemRecord] {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = db.cachedStatement(sql: sql)
         return try statement.rows(arguments: arguments).map(item(from:))
     }
 
     static func fetchItem(_ db: any SQLConnection, _ sql: String, _ arguments: SQLArguments) throws -> ItemRecord? {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = db.cachedStatement(sql: sql)
         return try statement.row(arguments: arguments).map(item(from:))
     }
 
     /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
     static func version(_ db: any SQLConnection, board: String) throws -> Int {
-        let statement = try db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?")
+        let statement = db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?")
         guard let version = try statement.fetchOne(Int.self, arguments: [board]) else { throw StoreError.unknownBoard(board) }
         return version
     }
 
     static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
-        let statement = try db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
+        let statement = db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
         return try statement.rows(arguments: [board]).map {
             ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
         }
@@ -38,7 +38,7 @@ enum StoreQueries {
 
     /// Throws unless `listID` is a list of `board`: a list of another board is unknown here.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?")
+        let statement = db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?")
         guard try statement.fetchOne(Int.self, arguments: [listID, board]) != nil else {
             throw StoreError.unknownList(listID)
         }

@@ -47,7 +47,7 @@ extension BoardTransaction {
     }
 
     private func renumber(_ order: [String]) throws {
-        let update = try db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
+        let update = db.cachedStatement(sql: "UPDATE list SET position = ? WHERE id = ? AND position <> ?")
         for (position, id) in order.enumerated() { try update.execute(arguments: [position, id, position]) }
     }
 
