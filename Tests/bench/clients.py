@@ -166,8 +166,9 @@ class CDropClients:
         subprocess.run(["cc", "-O2", "-pthread", str(pathlib.Path(__file__).with_name("drops.c")), "-o", str(self.executable)],
                        check=True)
 
-    def run(self, port: int, owned: list[list[str]], before: Snapshot, start: float, stop: float) -> dict:
-        """Drops from `start` to `stop` (Unix times). Raises on any failure of drops.c (a closed connection,
+    def run(self, port: int, owned: list[list[str]], before: Snapshot, start: float, stop: float, rate: float = 0) -> dict:
+        """Drops from `start` to `stop` (Unix times), each client in a closed loop, or with `rate` starting a
+        begin → drop → end every 1/`rate` s on a fixed schedule (see drops.c). Raises on any failure of drops.c (a closed connection,
         a wrong byte count...): a figure is reported only for a run where every answer was read whole."""
         # One plan per port: pg_bench.py runs one drops.c per instance at once.
         plan = self.folder / f"drops-{port}.plan"
@@ -175,7 +176,7 @@ class CDropClients:
         plan.write_text("".join([f"lists {' '.join(CATS)}\n"] + [
             " ".join([str(seed)] + [f"{item}={where[item]}" for item in own]) + "\n" for seed, own in enumerate(owned)]))
         # Its sockets give up after 60 s without an answer; the timeout is a last guard against a hang.
-        done = subprocess.run([str(self.executable), str(port), str(plan), repr(start), repr(stop)], capture_output=True,
+        done = subprocess.run([str(self.executable), str(port), str(plan), repr(start), repr(stop), repr(rate)], capture_output=True,
                               text=True, timeout=stop - time.time() + 120)
         if done.returncode != 0:
             raise RuntimeError(f"drops.c failed ({done.returncode}): {done.stderr.strip()}")

@@ -5,7 +5,14 @@
  * and session token per drop), timing the drop request only. Built by http_bench.py:
  * cc -O2 -pthread drops.c -o drops. No dependencies beyond libc.
  *
- *     drops PORT PLAN START STOP
+ *     drops PORT PLAN START STOP [RATE]
+ *
+ * Without RATE (or with 0) each client starts its next begin → drop → end as soon as the last one ended: a
+ * closed loop, which finds the server's throughput, and whose latencies are whatever queueing that saturation
+ * makes. With RATE each client starts a cycle every 1/RATE s on a fixed schedule (the clients staggered
+ * evenly across the period), whatever the answers: an offered load, at which the latencies say how the
+ * server serves that load. A cycle that starts over 1 ms after its time is counted as late: many late cycles
+ * mean the server could not keep up with the load, and the figures are the closed loop's again.
  *
  * PLAN is written by http_bench.py: a first line `lists <list>...` (the targets, in order), then one line
  * per client, `<seed> <row>=<list> ...`, its own rows in order with the list each is in. The clients
@@ -47,13 +54,14 @@ struct client {
     uint64_t random;
     double *latencies;
     size_t measured, room;
-    long changed, refused_begin, refused_drop, failed_end;
+    long changed, refused_begin, refused_drop, failed_end, late;
 };
 
 static char **lists;
 static int list_count;
 static unsigned port;
-static double start_at, stop_at;
+static int client_count;
+static double start_at, stop_at, rate;
 
 static void fail(const struct client *c, const char *format, ...) {
     va_list arguments;
@@ -191,7 +199,14 @@ static void *run(void *argument) {
     int status = exchange(c, "GET", "/", NULL, &answer);
     if (status != 200 || strlen(c->csrf) != 32) fail(c, "GET / answered %d without a dragboard_csrf cookie", status);
     sleep_until(start_at);
+    double period = rate > 0 ? 1 / rate : 0, due = start_at + period * c->number / client_count;
     for (long turn = c->seed; c->count && wall_now() < stop_at;) {
+        if (period) {
+            if (wall_now() > due + 1e-3) c->late++;
+            else sleep_until(due);
+            due += period;
+            if (due >= stop_at) break;
+        }
         turn++;
         int item = (int)(turn % c->count), target = (int)(turn % list_count), hovered = -1;
         for (int other = 0; other < c->count && hovered < 0; other++)
@@ -285,12 +300,14 @@ static double cpu_seconds(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) fail(NULL, "usage: drops PORT PLAN START STOP");
+    if (argc != 5 && argc != 6) fail(NULL, "usage: drops PORT PLAN START STOP [RATE]");
     port = (unsigned)atoi(argv[1]);
     start_at = atof(argv[3]);
     stop_at = atof(argv[4]);
+    rate = argc == 6 ? atof(argv[5]) : 0;
     int clients;
     struct client *all = plan(read_file(argv[2]), &clients);
+    client_count = clients;
     pthread_t *threads = calloc((size_t)clients, sizeof *threads);
     for (int k = 0; k < clients; k++)
         if (pthread_create(&threads[k], NULL, run, &all[k])) fail(NULL, "pthread_create failed");
@@ -299,16 +316,17 @@ int main(int argc, char **argv) {
     for (int k = 0; k < clients; k++) pthread_join(threads[k], NULL);
     double elapsed = wall_now() - start_at;
     cpu = cpu_seconds() - cpu;
-    long changed = 0, refused_begin = 0, refused_drop = 0, failed_end = 0;
+    long changed = 0, refused_begin = 0, refused_drop = 0, failed_end = 0, late = 0;
     for (int k = 0; k < clients; k++) {
+        late += all[k].late;
         changed += all[k].changed;
         refused_begin += all[k].refused_begin;
         refused_drop += all[k].refused_drop;
         failed_end += all[k].failed_end;
     }
     printf("{\"clients\": %d, \"changed\": %ld, \"refused_begin\": %ld, \"refused_drop\": %ld, \"failed_end\": %ld, "
-           "\"elapsed\": %.6f, \"cpu_seconds\": %.6f, \"latencies\": [",
-           clients, changed, refused_begin, refused_drop, failed_end, elapsed, cpu);
+           "\"late\": %ld, \"elapsed\": %.6f, \"cpu_seconds\": %.6f, \"latencies\": [",
+           clients, changed, refused_begin, refused_drop, failed_end, late, elapsed, cpu);
     const char *separator = "";
     for (int k = 0; k < clients; k++)
         for (size_t n = 0; n < all[k].measured; n++, separator = ", ") printf("%s%.4f", separator, all[k].latencies[n]);

@@ -1,6 +1,6 @@
 """drops.c, the bench's drop clients, checked before its figures are trusted: against the real server its
 counts agree with the board (every acknowledged drop advanced the version by one; a refused begin is
-counted), and against a peer that breaks HTTP on purpose (a closed connection, a body longer or shorter
+counted), paced clients keep to their schedule, and against a peer that breaks HTTP on purpose (a closed connection, a body longer or shorter
 than its Content-Length, a chunked or closing answer) it fails loudly instead of printing a figure.
 
     .venv/bin/pytest -q Tests/bench/test_drops.py     (after `swift build`; needs `cc`)
@@ -74,12 +74,13 @@ def json_answer(status: str, body: bytes, extra: bytes = b"", length: int | None
             + extra + b"\r\n" + body)
 
 
-def run_against(drops: CDropClients, port: int, rows: dict[str, list[str]], clients: int = 1, seconds: float = 0.5):
+def run_against(drops: CDropClients, port: int, rows: dict[str, list[str]], clients: int = 1, seconds: float = 0.5,
+                rate: float = 0):
     before = type("Board", (), {"lists": rows})
     owned = [[row for index, row in enumerate(row for name in CATS for row in rows[name]) if index % clients == k]
              for k in range(clients)]
     start = time.time() + 0.2
-    return drops.run(port, owned, before, start, start + seconds)
+    return drops.run(port, owned, before, start, start + seconds, rate)
 
 
 ROWS = {"cat-1": ["a", "b"], "cat-2": ["c"], "cat-3": []}
@@ -128,6 +129,16 @@ def test_refusals_are_counted_and_acknowledged_drops_are_changes(drops):
     assert drops_sent > 6 and result["refused_begin"] >= drops_sent - 1
     assert result["changed"] + result["refused_drop"] == drops_sent
     assert abs(result["changed"] - drops_sent / 3) <= 1 and result["failed_end"] == drops_sent
+
+
+def test_paced_clients_keep_their_schedule_instead_of_running_as_fast_as_answers_come(drops):
+    answers = sessions(json_answer("200 OK", b'{"changes":[{"kind":"remove","item":"a"}],"version":1}'))
+    closed = run_against(drops, Peer(answers).port, ROWS, clients=2)
+    # 8 cycles a second each for half a second: due at 0, 1/8, 2/8 and 3/8 s (the second client 1/16 s later),
+    # and none after the end; answered at once, the closed loop runs far more.
+    paced = run_against(drops, Peer(answers).port, ROWS, clients=2, rate=8)
+    assert 1 <= len(paced["latencies"]) <= 8 < len(closed["latencies"])
+    assert paced["changed"] == len(paced["latencies"]) and closed["late"] == 0
 
 
 @pytest.fixture
