@@ -56,8 +56,9 @@ e2e: test-deps build
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
-# products; `swift test` then finds nothing left to build), the bench's C drop client against a real server,
-# then the browser tests on the built server
+# products); the Swift tests on SQLite and, at the same time, the store suites on PostgreSQL (each mostly
+# waits on one core; both only run what was built, so `--ignore-lock` lets the two share .build); the
+# bench's C drop client against a real server; then the browser tests on the built server
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
 # by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
@@ -74,9 +75,16 @@ test: test-deps
 		head -n -1 "$$state/why" >&2; \
 		echo "*** PostgreSQL could not start, its tests will fail: $$(tail -n 1 "$$state/why") ***" >&2; \
 	fi; \
+	set -x; \
+	DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build --ignore-lock $(SWIFT_FLAGS) --filter DragboardTests \
+		>"$$state/postgres.log" 2>&1 & postgres=$$!; \
+	swift test --skip-build --ignore-lock $(SWIFT_FLAGS); sqlite=$$?; \
+	wait $$postgres; postgres=$$?; \
+	{ set +x; } 2>/dev/null; \
+	echo "== the store suites again, on PostgreSQL (DRAGBOARD_TEST_ENGINE=postgres), run beside the above =="; \
+	cat "$$state/postgres.log"; \
+	[ $$sqlite = 0 ] && [ $$postgres = 0 ] || exit 1; \
 	set -ex; \
-	swift test $(SWIFT_FLAGS); \
-	DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build $(SWIFT_FLAGS) --filter DragboardTests; \
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
