@@ -151,7 +151,8 @@ def run_clients(server: Server, clients: int, seconds: float, drops: "CDropClien
 PHASES = ("throughput", "pages", "drops", "loaders")
 
 #: The drops per second the paced phase offers (16 clients, each starting a cycle every 16/OFFERED s): about
-#: 40 % of what this server's closed loop reaches at 16 clients on this machine, 1.4x what main before #12 did.
+#: 40 % of what this server's closed loop reaches at 16 clients on this machine, more than main before #12 could
+#: serve at all (280-350 drops/s).
 OFFERED = 400
 
 #: What `wrk` asks for in the throughput phase: a static file, an unknown path, and a small answer of a
