@@ -64,23 +64,21 @@ extension BoardService {
         for id in targetLists where names[id] == nil {
             names[id] = container(id)?.title
         }
-        if let source, let list = source.lists.first(where: { $0.id == request.list }) {
-            let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
-            return PickUpWords(names: names, spoken: Announcement.pickedUp(source.titles, position: position, of: source.rowCount, in: list.title),
-                               titles: source.titles)
-        }
-        if let container = container(request.list) {
+        // A drag known to come from a list skips the container lookup.
+        let sourceList = source.flatMap { source in source.lists.first { $0.id == request.list } }
+        if sourceList == nil, let container = container(request.list) {
             let titles = try request.items.map { try tx.item($0).title }
             let position = (try known ?? tx.index(of: request.items[0], inContainer: container.id) ?? 0) + 1
             return PickUpWords(names: names, spoken: Announcement.pickedUp(titles, position: position, of: try tx.rowCount(container.listID, container.id), in: container.title), titles: titles)
         }
-        guard request.list != BoardKit.listsTargetID, let list = lists.first(where: { $0.id == request.list }) else {
+        guard let list = sourceList ?? (request.list == BoardKit.listsTargetID ? nil : lists.first { $0.id == request.list }) else {
             let titles = request.items.compactMap { id in lists.first { $0.id == id }?.title }
             return PickUpWords(names: names, spoken: "Picked up the list \(Announcement.names(titles)).", titles: titles)
         }
-        let titles = try request.items.map { try tx.item($0).title }
+        let titles = try source?.titles ?? request.items.map { try tx.item($0).title }
         let position = (try known ?? tx.index(of: request.items[0], in: list.id) ?? 0) + 1
-        return PickUpWords(names: names, spoken: Announcement.pickedUp(titles, position: position, of: try tx.rowCount(in: list.id), in: list.title), titles: titles)
+        let rowCount = try source?.rowCount ?? tx.rowCount(in: list.id)
+        return PickUpWords(names: names, spoken: Announcement.pickedUp(titles, position: position, of: rowCount, in: list.title), titles: titles)
     }
 
     /// The words for a target change: the target's name, the place the rows would take (or the
