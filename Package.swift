@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "DragAndDrop", targets: ["DragAndDrop"]),
         .library(name: "Dragboard", targets: ["Dragboard"]),
+        .library(name: "DragboardPostgres", targets: ["DragboardPostgres"]),
         .library(name: "Showcase", targets: ["Showcase"]),
         .executable(name: "dragboard", targets: ["dragboard"]),
         .executable(name: "dragboard-example", targets: ["dragboard-example"]),
@@ -46,9 +47,18 @@ let package = Package(
                 "MicroHTTP",
                 "DragAndDrop",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A library of its own: a kit user on SQLite never builds PostgresNIO, swift-nio-ssl or BoringSSL.
+        .target(
+            name: "DragboardPostgres",
+            dependencies: [
+                "Dragboard",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -58,6 +68,7 @@ let package = Package(
             name: "dragboard",
             dependencies: [
                 "Dragboard",
+                "DragboardPostgres",
                 "Showcase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,7 +88,8 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "dragboard-example"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardPostgres", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard"], swiftSettings: swiftSettings),
     ]
 )

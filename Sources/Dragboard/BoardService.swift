@@ -51,18 +51,19 @@ public final class BoardService: Sendable {
     /// loads the templates: everything a router needs to serve `kit`.
     ///
     /// - Parameters:
-    ///   - databasePath: A SQLite file, or a `postgres://user:password@host:port/dbname` URL
-    ///     that several instances share (see ``BoardStore/init(database:operationRetention:)``).
+    ///   - databasePath: Where the data lives: a SQLite file by default, or whatever `openStore`
+    ///     understands (`BoardStore(database:)` of `DragboardPostgres` also takes a
+    ///     `postgres://user:password@host:port/dbname` URL that several instances share).
     ///   - imagesDirectory: Where stored images live; by default next to a SQLite file
-    ///     (`<databasePath>-images`), or `dragboard-images` in the working directory with
-    ///     PostgreSQL. Instances sharing a database must share this folder too.
-    public convenience init(kit: BoardKit, databasePath: String, imagesDirectory: String? = nil, templatesDirectory: String,
+    ///     (`<databasePath>-images`), or `dragboard-images` in the working directory with a
+    ///     shared database. Instances sharing a database must share this folder too.
+    public convenience init(kit: BoardKit, databasePath: String, openStore: (String) throws -> BoardStore = { try BoardStore(path: $0) },
+                            imagesDirectory: String? = nil, templatesDirectory: String,
                             limits: Limits = Limits(), logger: Logger = Logger(label: "dragboard")) async throws {
-        let store = try BoardStore(database: databasePath)
+        let store = try openStore(databasePath)
         try kit.seed?(store)
         let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
-        let sharedDatabase = try PostgresURL.parse(databasePath) != nil
-        let images = imagesDirectory ?? (sharedDatabase ? "dragboard-images" : databasePath + "-images")
+        let images = imagesDirectory ?? (store.isShared ? "dragboard-images" : databasePath + "-images")
         try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),
                       limits: limits, logger: logger)
     }

@@ -13,9 +13,12 @@ public final class DragboardApp: Sendable {
         /// Host names (without port) accepted in `Host` besides `host` and the loopback names; see
         /// ``MicroHTTP/HTTPServer/Configuration/allowedHosts``.
         public var allowedHosts: [String] = []
-        /// A SQLite file, or a `postgres://` URL several instances share.
+        /// Where the data lives: a SQLite file, or whatever ``openStore`` understands.
         public var databasePath = "dragboard.sqlite"
-        /// Where stored images live (see ``BoardService/init(kit:databasePath:imagesDirectory:templatesDirectory:limits:logger:)``).
+        /// Opens ``databasePath``: SQLite by default; `{ try BoardStore(database: $0) }` of the
+        /// `DragboardPostgres` module also opens a `postgres://` URL several instances share.
+        public var openStore: @Sendable (String) throws -> BoardStore = { try BoardStore(path: $0) }
+        /// Where stored images live (see ``BoardService/init(kit:databasePath:openStore:imagesDirectory:templatesDirectory:limits:logger:)``).
         public var imagesDirectory: String?
         public var publicDirectory = "Public"
         public var templatesDirectory = "Templates"
@@ -33,7 +36,7 @@ public final class DragboardApp: Sendable {
 
     /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
-        service = try await BoardService(kit: kit, databasePath: options.databasePath, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
+        service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
                                          limits: options.limits, logger: logger)
         logger.info("Board store: \(service.store.databaseDescription)")
         var router = Router()

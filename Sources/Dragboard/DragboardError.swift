@@ -40,10 +40,6 @@ public enum DragboardError: Error, Sendable, Equatable {
         case let error as HTTPError: return error
         case let error as StoreError: return DragboardError(error).httpError
         case let error as DragAndDropError: return DragboardError(error).httpError
-        case let error as PostgresStoreError where error.isContention:
-            // Nothing was changed: a retry with the same operation id runs again (or is answered
-            // from its record, if the other attempt was the one that committed).
-            return DragboardError.conflict("Someone changed this board at the same moment; nothing was changed, try again.").httpError
         default: return error
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Dragboard
+import DragboardPostgres
 import Showcase
 import Foundation
 import Logging
@@ -75,6 +76,7 @@ struct DragboardCommand: ParsableCommand {
         options.port = port
         options.allowedHosts = allowedHosts
         options.databasePath = database ?? ProcessInfo.processInfo.environment["DRAGBOARD_DATABASE_URL"] ?? "dragboard.sqlite"
+        options.openStore = { try BoardStore(database: $0) }
         options.imagesDirectory = images
         options.publicDirectory = publicDirectory
         options.templatesDirectory = templates

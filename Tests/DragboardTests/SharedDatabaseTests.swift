@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Dragboard
+@testable import DragboardPostgres
 
 /// Two stores on one database, as two server instances share one PostgreSQL database (run on
 /// either engine: two SQLite pools on one file behave the same way): every operation lands once,
@@ -116,7 +117,7 @@ import Testing
         done.wait()
         // The server ends them all (as a restart or a failover would), through a session of its own.
         let url = try #require(try PostgresURL.parse(t.path))
-        let admin = PostgresEngine.administration(of: url)
+        let admin = try PostgresEngine.administration(of: url)
         let ended = try admin.withConnection { pooled in
             try PostgresSQLConnection(pooled, dialect: PostgresDialect(), logger: Logger(label: "test")).rows(sql: """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()
@@ -156,75 +157,6 @@ import Testing
 }
 
 /// The pieces of the PostgreSQL engine that need no server.
-@Suite struct PostgresPartsTests {
-    @Test func theStoresSQLBecomesPostgreSQLs() {
-        #expect(PostgresDialect.translateUncached("SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) > (?, ?) LIMIT ?")
-            == "SELECT pos, id FROM item WHERE listID = $1 AND scope = COALESCE($2, '') AND (pos, id) > ($3, $4) LIMIT $5")
-        #expect(PostgresDialect.translateUncached("SELECT 1 FROM item WHERE json_extract(payload, '$.image') = ? LIMIT 1")
-            == "SELECT 1 FROM item WHERE (payload::jsonb ->> 'image') = $1 LIMIT 1")
-        #expect(PostgresDialect.translateUncached("SELECT id FROM item INDEXED BY item_kind WHERE kind IN (?, ?)")
-            == "SELECT id FROM item WHERE kind IN ($1, $2)")
-        // A question mark inside a literal is text, not a placeholder.
-        #expect(PostgresDialect.translateUncached("UPDATE list SET title = 'why?' WHERE id = ?") == "UPDATE list SET title = 'why?' WHERE id = $1")
-    }
-
-    @Test func urlsAreReadAndPathsAreNot() throws {
-        #expect(try PostgresURL.parse("dragboard.sqlite") == nil)
-        #expect(try PostgresURL.parse("/var/lib/postgres.sqlite") == nil)
-        let url = try #require(try PostgresURL.parse("postgres://board:s%40cret@db.example:6543/boards"))
-        #expect(url == PostgresURL(host: "db.example", port: 6543, user: "board", password: "s@cret", database: "boards"))
-        #expect(url.redacted == "postgres://board@db.example:6543/boards")
-        #expect(try PostgresURL.parse("postgresql://u@h/d")?.port == 5432)
-        #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://db.example/boards") }
-        #expect(throws: StoreError.self) { try PostgresURL.parse("postgres://u@db.example/") }
-    }
-
-    @Test func aServerThatCannotBeReachedIsUnavailableNotAFailure() throws {
-        // A port nobody listens on: bound, then closed.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        close(listener)
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        do {
-            _ = try BoardStore(database: "postgres://nobody@127.0.0.1:\(port)/none")
-            Issue.record("a store opened on nothing")
-        } catch let error as StoreError {
-            guard case .unavailable(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("127.0.0.1:\(port)"))
-            #expect(DragboardError(error).httpError.status == .serviceUnavailable)
-        }
-    }
-
-    @Test func aServerThatAcceptsButNeverAnswersIsUnavailableAtTheDeadline() throws {
-        // A socket that listens (the kernel completes the handshake) and never reads a byte.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        #expect(listen(listener, 8) == 0)
-        let url = PostgresURL(host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)), user: "nobody", password: nil, database: "none")
-        do {
-            _ = try PostgresEngine(url: url, answerDeadline: .milliseconds(300))
-            Issue.record("a store opened on a server that never answered")
-        } catch StoreError.unavailable(let message) {
-            #expect(message.contains("did not complete a connection in time"))
-        }
-    }
-
-    @Test func aNoticeSaysVersionInstanceAndBoard() {
-        let notice = ChangeNotice(instance: "8C1F", board: "my-board_2", version: 42)
-        #expect(notice.payload == "42 8C1F my-board_2")
-        #expect(ChangeNotice(payload: notice.payload) == notice)
-        #expect(ChangeNotice(payload: "x 8C1F b") == nil)
-        #expect(ChangeNotice(payload: "42 8C1F") == nil)
-    }
-}
-
 /// The default board's versions a store hears other stores commit, in the order it hears them.
 final class HeardVersions: Sendable {
     private let heard = Mutex<[Int]>([])

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
+@testable import DragboardPostgres
 
 @Suite struct StoreTests {
     @Test func opensInWALWithFullSync() throws {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Dragboard
+@testable import DragboardPostgres
 
 /// Which engine a test's store runs on. The store suites run on SQLite, and on PostgreSQL when
 /// `DRAGBOARD_TEST_ENGINE=postgres` (`make test` runs them once on each); a test about one

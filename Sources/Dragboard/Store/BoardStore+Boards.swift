@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One board as listed on the index: people find their boards by title and recent activity.
 public struct BoardRecord: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardStore {
     /// A whole board (version, lists, rows and container contents) read in one transaction.

@@ -1,4 +1,3 @@
-import GRDB
 
 /// An image stored in a drop zone; its bytes live in the image folder under `id`.
 public struct ZoneImageRecord: Sendable, Equatable, Codable {

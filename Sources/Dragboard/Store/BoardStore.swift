@@ -30,30 +30,22 @@ public final class BoardStore: Sendable {
     /// When old operation records were last deleted.
     let pruning = Mutex(PruneSchedule())
 
-    /// Opens (or creates) the SQLite store at `path` and migrates its schema.
+    /// Opens (or creates) the SQLite store at `path` and migrates its schema. A PostgreSQL URL is
+    /// refused here: `BoardStore(database:)` of the `DragboardPostgres` module opens one.
     ///
     /// - Parameter operationRetention: How long operation ids are remembered; 24 hours by default.
-    /// - Throws: a GRDB `DatabaseError` if the file cannot be opened, or
-    ///   ``StoreError/invalid(_:)`` if WAL or `synchronous=FULL` did not take effect.
+    /// - Throws: ``StoreError/invalid(_:)`` for a PostgreSQL URL, or if WAL or `synchronous=FULL`
+    ///   did not take effect; the engine's error if the file cannot be opened.
     public convenience init(path: String, operationRetention: TimeInterval = 24 * 3600) throws {
+        let scheme = path.prefix(while: { $0 != ":" }).lowercased()
+        guard scheme != "postgres", scheme != "postgresql" else {
+            throw StoreError.invalid("\(scheme):// names a PostgreSQL database: open it with BoardStore(database:) of DragboardPostgres")
+        }
         try self.init(engine: SQLiteEngine(path: path), operationRetention: operationRetention)
     }
 
-    /// Opens the store `database` names: a `postgres://user:password@host:port/dbname` URL
-    /// (PostgreSQL, shared by every instance given the same URL), or else a SQLite file path.
-    /// Creates and migrates the schema either way.
-    ///
-    /// - Throws: ``StoreError/invalid(_:)`` for a URL that does not parse, or the engine's
-    ///   error when the database cannot be reached or opened.
-    public convenience init(database: String, operationRetention: TimeInterval = 24 * 3600) throws {
-        if let url = try PostgresURL.parse(database) {
-            try self.init(engine: PostgresEngine(url: url), operationRetention: operationRetention)
-        } else {
-            try self.init(path: database, operationRetention: operationRetention)
-        }
-    }
-
-    init(engine: any StoreEngine, operationRetention: TimeInterval) throws {
+    /// A store on `engine` (the SQLite engine here, or another module's, such as PostgreSQL's).
+    package init(engine: any StoreEngine, operationRetention: TimeInterval) throws {
         self.engine = engine
         self.operationRetention = operationRetention
         try pruneOperations(olderThan: Date() - operationRetention)
@@ -69,7 +61,7 @@ public final class BoardStore: Sendable {
 
     /// Whether other server instances may share this database (PostgreSQL), and so the image
     /// folder beside it.
-    public var isShared: Bool { engine is PostgresEngine }
+    public var isShared: Bool { engine.isShared }
 
     /// Where the data lives, for logs (never with a password).
     public var databaseDescription: String { engine.description }

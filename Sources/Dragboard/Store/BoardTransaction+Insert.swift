@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension BoardTransaction {
     /// Inserts new rows consecutively at the placement; returns their ids.

@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// `count` ascending order keys for the rows landing in `gap`.

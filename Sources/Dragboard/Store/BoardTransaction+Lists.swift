@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// Adds a list at the end of this board.

@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// Moves existing items (in the given order, landing consecutively) to the

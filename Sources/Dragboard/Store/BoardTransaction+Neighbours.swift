@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// How many top-level rows `listID` has.

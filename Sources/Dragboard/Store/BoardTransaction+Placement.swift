@@ -1,4 +1,3 @@
-import GRDB
 
 /// A row's position in the total order `(pos, id)`.
 struct OrderBound: Equatable {

@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// Each of `lists`' top-level row count, in one query for the board (a list without rows

@@ -1,4 +1,3 @@
-import GRDB
 
 /// How many rows of one list (or one container's contents) a read takes, from the first.
 public struct RowWindow: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import GRDB
 
 /// The write side of one operation, handed to the body of
 /// ``BoardStore/perform(operationID:fingerprint:_:)``.

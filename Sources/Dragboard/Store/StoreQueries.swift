@@ -1,4 +1,3 @@
-import GRDB
 
 /// Read queries shared by ``BoardStore`` and ``BoardTransaction`` (internal).
 ///

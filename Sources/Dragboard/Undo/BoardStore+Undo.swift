@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Where an owner's undo and redo stand on a board: what ``BoardStore/undoState(owner:board:)`` answers.
 public struct UndoState: Sendable, Equatable, Codable {

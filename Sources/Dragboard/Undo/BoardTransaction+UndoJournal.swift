@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     /// Records this operation in `owner`'s undo history under `actionName` ("Move Milk"),

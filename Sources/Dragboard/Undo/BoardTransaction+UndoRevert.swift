@@ -1,4 +1,3 @@
-import GRDB
 
 /// Why an undo or redo cannot be applied to the board as it is now (it changed nothing).
 struct UndoRefusal: Error {

@@ -1,4 +1,3 @@
-import GRDB
 
 extension BoardTransaction {
     func revertList(from expected: UndoListState?, to target: UndoListState?, effects: inout UndoEffects) throws {

@@ -1,14 +1,13 @@
 import Foundation
-import GRDB
 
 /// One database connection as the store's SQL sees it, inside a read or a write transaction,
 /// whichever engine holds it (SQLite through GRDB, or PostgreSQL through PostgresNIO).
 ///
 /// The store writes its SQL once, in SQLite's dialect with `?` placeholders; an engine that speaks
-/// another dialect translates it (see ``PostgresDialect``). Values travel as GRDB's
-/// `DatabaseValue`s (null, integer, real, text, blob), which both engines can bind and return.
+/// another dialect translates it. Values travel as ``SQLValue``s (null, integer, real, text,
+/// blob), which both engines can bind and return.
 /// Only valid inside the closure that lends it; not `Sendable`.
-protocol SQLConnection: AnyObject {
+package protocol SQLConnection: AnyObject {
     /// Runs a statement that answers no rows.
     func execute(sql: String, arguments: SQLArguments) throws
     /// Every row a query answers, in order.
@@ -29,86 +28,91 @@ protocol SQLConnection: AnyObject {
 }
 
 extension SQLConnection {
-    func execute(sql: String) throws {
+    package func execute(sql: String) throws {
         try execute(sql: sql, arguments: [])
     }
 
-    func rows(sql: String) throws -> [SQLRow] {
+    package func rows(sql: String) throws -> [SQLRow] {
         try rows(sql: sql, arguments: [])
     }
 
     /// The first row a query answers.
-    func row(sql: String, arguments: SQLArguments = []) throws -> SQLRow? {
+    package func row(sql: String, arguments: SQLArguments = []) throws -> SQLRow? {
         try rows(sql: sql, arguments: arguments).first
     }
 
     /// The first column of the first row, or nil when there is no row or it holds NULL.
-    func fetchOne<Value: DatabaseValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> Value? {
+    package func fetchOne<Value: SQLValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> Value? {
         try row(sql: sql, arguments: arguments).flatMap { $0[0] }
     }
 
     /// The first column of every row (NULLs left out).
-    func fetchAll<Value: DatabaseValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> [Value] {
+    package func fetchAll<Value: SQLValueConvertible>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> [Value] {
         try rows(sql: sql, arguments: arguments).compactMap { $0[0] }
     }
 
     /// A statement the store runs often: engines keep it prepared on each connection.
-    func cachedStatement(sql: String) -> SQLStatement {
+    package func cachedStatement(sql: String) -> SQLStatement {
         SQLStatement(connection: self, sql: sql)
     }
 }
 
 /// A statement bound to a connection, run with different arguments (see
 /// ``SQLConnection/cachedStatement(sql:)``).
-struct SQLStatement {
-    let connection: any SQLConnection
-    let sql: String
+package struct SQLStatement {
+    package let connection: any SQLConnection
+    package let sql: String
 
-    func execute(arguments: SQLArguments = []) throws {
+    package func execute(arguments: SQLArguments = []) throws {
         try connection.execute(sql: sql, arguments: arguments)
     }
 
-    func rows(arguments: SQLArguments = []) throws -> [SQLRow] {
+    package func rows(arguments: SQLArguments = []) throws -> [SQLRow] {
         try connection.rows(sql: sql, arguments: arguments)
     }
 
-    func row(arguments: SQLArguments = []) throws -> SQLRow? {
+    package func row(arguments: SQLArguments = []) throws -> SQLRow? {
         try connection.row(sql: sql, arguments: arguments)
     }
 
-    func fetchOne<Value: DatabaseValueConvertible>(_ type: Value.Type, arguments: SQLArguments = []) throws -> Value? {
+    package func fetchOne<Value: SQLValueConvertible>(_ type: Value.Type, arguments: SQLArguments = []) throws -> Value? {
         try connection.fetchOne(type, sql: sql, arguments: arguments)
     }
 }
 
 /// The values bound to a statement's `?` placeholders, in order.
-struct SQLArguments: ExpressibleByArrayLiteral {
-    var values: [DatabaseValue]
+package struct SQLArguments: ExpressibleByArrayLiteral {
+    package var values: [SQLValue]
 
-    init(_ values: some Sequence<(any DatabaseValueConvertible)?>) {
-        self.values = values.map { $0?.databaseValue ?? .null }
+    package init(_ values: some Sequence<(any SQLValueConvertible)?>) {
+        self.values = values.map { $0?.sqlValue ?? .null }
     }
 
-    init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+    package init(arrayLiteral elements: (any SQLValueConvertible)?...) {
         self.init(elements)
     }
 }
 
 /// One row of a query's answer: its values by position or by column name.
-struct SQLRow {
-    let columns: [String]
-    let values: [DatabaseValue]
+package struct SQLRow {
+    package let columns: [String]
+    package let values: [SQLValue]
+
+    package init(columns: [String], values: [SQLValue]) {
+        self.columns = columns
+        self.values = values
+    }
 
     /// The value at `index`; ask for an optional type (`String?`) where it may be NULL.
     /// - Precondition: it converts to `Value`.
-    subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
-        guard let value = Value.fromDatabaseValue(values[index]) else {
+    package subscript<Value: SQLValueConvertible>(_ index: Int) -> Value {
+        guard let value = Value.fromSQLValue(values[index]) else {
             preconditionFailure("column \(index) holds \(values[index]), not a \(Value.self)")
         }
         return value
     }
 
-    subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
+    package subscript<Value: SQLValueConvertible>(_ column: String) -> Value {
         self[position(of: column)]
     }
 
@@ -121,7 +125,7 @@ struct SQLRow {
 }
 
 extension SQLArguments {
-    init(_ values: some Sequence<some DatabaseValueConvertible>) {
-        self.values = values.map(\.databaseValue)
+    package init(_ values: some Sequence<some SQLValueConvertible>) {
+        self.values = values.map(\.sqlValue)
     }
 }

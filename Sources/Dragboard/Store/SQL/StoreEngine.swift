@@ -1,9 +1,9 @@
 /// The database under a ``BoardStore``: how it reads, writes and commits client operations.
 ///
-/// Two engines implement it: ``SQLiteEngine`` (one file, the embedded default) and
-/// ``PostgresEngine`` (one PostgreSQL database shared by several server instances). The store's
-/// SQL, its rules and its tests are the same on both.
-protocol StoreEngine: Sendable {
+/// Two engines implement it: ``SQLiteEngine`` (one file, the embedded default) and, in the
+/// `DragboardPostgres` module, `PostgresEngine` (one PostgreSQL database shared by several server
+/// instances). The store's SQL, its rules and its tests are the same on both.
+package protocol StoreEngine: Sendable {
     /// Runs `body` on a consistent snapshot, never waiting for a writer.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one durable write transaction, rolled back if it throws.
@@ -17,4 +17,6 @@ protocol StoreEngine: Sendable {
     func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws
     /// Where the data lives, for logs (never with a password).
     var description: String { get }
+    /// Whether other server instances may share this database (and so the image folder beside it).
+    var isShared: Bool { get }
 }

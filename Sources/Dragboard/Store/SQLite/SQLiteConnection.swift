@@ -13,7 +13,7 @@ final class SQLiteConnection: SQLConnection {
         if arguments.values.isEmpty {
             try db.execute(sql: sql)
         } else {
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments.values))
+            try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
         }
     }
 
@@ -21,10 +21,10 @@ final class SQLiteConnection: SQLConnection {
         let statement = try db.cachedStatement(sql: sql)
         let columns = statement.columnNames
         // A cursor's row is a view of the statement, read in place: only the values are copied.
-        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.values))
+        let cursor = try Row.fetchCursor(statement, arguments: arguments.statementArguments)
         var rows: [SQLRow] = []
         while let row = try cursor.next() {
-            rows.append(SQLRow(columns: columns, values: Array(row.databaseValues)))
+            rows.append(SQLRow(columns: columns, values: row.databaseValues.map(\.sqlValue)))
         }
         return rows
     }
@@ -45,5 +45,33 @@ final class SQLiteConnection: SQLConnection {
             return .commit
         }
         return result!
+    }
+}
+
+extension SQLArguments {
+    /// The values as GRDB binds them.
+    var statementArguments: StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: .null
+            case .integer(let int): int.databaseValue
+            case .real(let double): double.databaseValue
+            case .text(let string): string.databaseValue
+            case .blob(let data): data.databaseValue
+            }
+        })
+    }
+}
+
+extension DatabaseValue {
+    /// The value as the store's SQL reads it.
+    var sqlValue: SQLValue {
+        switch storage {
+        case .null: .null
+        case .int64(let int): .integer(int)
+        case .double(let double): .real(double)
+        case .string(let string): .text(string)
+        case .blob(let data): .blob(data)
+        }
     }
 }

@@ -15,6 +15,8 @@ final class SQLiteEngine: StoreEngine {
     let dbPool: DatabasePool
     let groupCommit: GroupCommit
     let description: String
+    /// One process owns the file.
+    var isShared: Bool { false }
 
     /// Opens (or creates) the file at `path` and migrates its schema.
     init(path: String) throws {

@@ -1,3 +1,4 @@
+import Dragboard
 import Foundation
 import Logging
 import PostgresNIO
@@ -26,6 +27,8 @@ final class PostgresEngine: StoreEngine {
     private let listener = Mutex<PostgresChangeListener?>(nil)
 
     var description: String { "PostgreSQL \(url.redacted)" }
+    /// Every instance given the same URL shares the database.
+    var isShared: Bool { true }
 
     /// Connects to `url`, then creates or migrates the schema (one instance at a time).
     /// `answerDeadline`: how long a request waits for any one answer of PostgreSQL before it fails
@@ -34,7 +37,7 @@ final class PostgresEngine: StoreEngine {
          logger: Logger = Logger(label: "dragboard.postgres")) throws {
         self.url = url
         self.logger = logger
-        self.pool = PostgresConnectionPool(url: url, maximumConnections: maximumConnections, answerDeadline: answerDeadline, logger: logger)
+        self.pool = try PostgresConnectionPool(url: url, maximumConnections: maximumConnections, answerDeadline: answerDeadline, logger: logger)
         try migrate()
     }
 
@@ -98,6 +101,10 @@ final class PostgresEngine: StoreEngine {
                 guard attempts <= pool.maximumConnections else {
                     throw StoreError.unavailable("PostgreSQL closed every connection (\(String(reflecting: closed.underlying).prefix(200)))")
                 }
+            } catch let error as PostgresStoreError where error.isContention {
+                // Nothing was changed: a retry with the same operation id runs again (or is answered
+                // from its record, if the other attempt was the one that committed).
+                throw StoreError.conflict("Someone changed this board at the same moment; nothing was changed, try again.")
             }
         }
     }

@@ -1,3 +1,4 @@
+import Dragboard
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import Dragboard
 import Logging
 
 extension PostgresEngine {
@@ -16,12 +17,12 @@ extension PostgresEngine {
     }
 
     /// One connection to `url` apart from any store's (close it after use).
-    static func administration(of url: PostgresURL) -> PostgresConnectionPool {
-        PostgresConnectionPool(url: url, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
+    static func administration(of url: PostgresURL) throws -> PostgresConnectionPool {
+        try PostgresConnectionPool(url: url, maximumConnections: 1, logger: Logger(label: "dragboard.postgres.admin"))
     }
 
     private static func administer(_ server: PostgresURL, _ statement: String) throws {
-        let pool = administration(of: server)
+        let pool = try administration(of: server)
         defer { pool.close() }
         try pool.withConnection { pooled in
             try PostgresSQLConnection(pooled, dialect: PostgresDialect(), logger: Logger(label: "dragboard.postgres.admin"))

@@ -1,4 +1,5 @@
 import Dispatch
+import Dragboard
 import Logging
 import NIOCore
 import PostgresNIO
@@ -23,10 +24,12 @@ final class PostgresConnectionPool: Sendable {
     /// How long a thread waits for any one answer of PostgreSQL before giving up on the connection.
     let answerDeadline: TimeAmount
 
-    init(url: PostgresURL, maximumConnections: Int, answerDeadline: Duration = .seconds(30), logger: Logger) {
+    /// - Throws: ``StoreError/invalid(_:)`` when the URL's TLS settings cannot be set up (a root
+    ///   certificate file that does not read, say).
+    init(url: PostgresURL, maximumConnections: Int, answerDeadline: Duration = .seconds(30), logger: Logger) throws {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password,
-            database: url.database, tls: .disable)
+            database: url.database, tls: try Self.tls(url.tls))
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
         self.url = url
@@ -36,6 +39,26 @@ final class PostgresConnectionPool: Sendable {
         let (seconds, attoseconds) = answerDeadline.components
         self.answerDeadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         self.capacity = DispatchSemaphore(value: maximumConnections)
+    }
+
+    /// What PostgresNIO is told of `mode`: a TLS context that checks the server (`verify-full`), or
+    /// one that only encrypts (`require`); either way the connection fails rather than going on in clear.
+    private static func tls(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable:
+            return .disable
+        case .require:
+            tls.certificateVerification = .none
+        case .verifyFull(let rootCertificate):
+            tls.certificateVerification = .fullVerification
+            if let rootCertificate { tls.trustRoots = .file(rootCertificate) }
+        }
+        do {
+            return .require(try NIOSSLContext(configuration: tls))
+        } catch {
+            throw StoreError.invalid("PostgreSQL's TLS cannot be set up (\(String(reflecting: error).prefix(200)))")
+        }
     }
 
     /// Lends a connection to `body`, waiting while all are lent. A connection that broke, gave no

@@ -1,4 +1,5 @@
 import Dispatch
+import Dragboard
 import Logging
 import NIOCore
 import PostgresNIO

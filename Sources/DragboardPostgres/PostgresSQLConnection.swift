@@ -1,5 +1,5 @@
+import Dragboard
 import Foundation
-import GRDB
 import Logging
 import NIOCore
 import PostgresNIO
@@ -90,12 +90,12 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    private static func bind(_ value: DatabaseValue) -> PostgresData {
-        switch value.storage {
+    private static func bind(_ value: SQLValue) -> PostgresData {
+        switch value {
         case .null: .null
-        case .int64(let int): PostgresData(int64: int)
-        case .double(let double): PostgresData(double: double)
-        case .string(let string): PostgresData(string: string)
+        case .integer(let int): PostgresData(int64: int)
+        case .real(let double): PostgresData(double: double)
+        case .text(let string): PostgresData(string: string)
         case .blob(let data): PostgresData(bytes: data)
         }
     }
@@ -119,11 +119,11 @@ final class PostgresSQLConnection: SQLConnection {
     private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
         var binds = PostgresBindings(capacity: arguments.values.count)
         for value in arguments.values {
-            switch value.storage {
+            switch value {
             case .null: binds.appendNull()
-            case .int64(let int): binds.append(int)
-            case .double(let double): binds.append(double)
-            case .string(let string): binds.append(string)
+            case .integer(let int): binds.append(int)
+            case .real(let double): binds.append(double)
+            case .text(let string): binds.append(string)
             case .blob(let data): binds.append(ByteBuffer(bytes: data))
             }
         }
@@ -145,20 +145,20 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     /// A cell as a SQLite-shaped value: integers, reals, text and bytes, as the store reads them.
-    private static func value(of cell: PostgresCell) throws -> DatabaseValue {
+    private static func value(of cell: PostgresCell) throws -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2, .int4, .int8:
-            return try Int64(cell.decode(Int.self)).databaseValue
+            return .integer(Int64(try cell.decode(Int.self)))
         case .float4, .float8:
-            return try cell.decode(Double.self).databaseValue
+            return .real(try cell.decode(Double.self))
         case .bool:
-            return (try cell.decode(Bool.self) ? 1 : 0).databaseValue
+            return .integer(try cell.decode(Bool.self) ? 1 : 0)
         case .bytea:
             let buffer = try cell.decode(ByteBuffer.self)
-            return Data(buffer.readableBytesView).databaseValue
+            return .blob(Data(buffer.readableBytesView))
         default:
-            return try cell.decode(String.self).databaseValue
+            return .text(try cell.decode(String.self))
         }
     }
 }
