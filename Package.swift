@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DragAndDrop", targets: ["DragAndDrop"]),
         .library(name: "Dragboard", targets: ["Dragboard"]),
         .library(name: "DragboardPostgres", targets: ["DragboardPostgres"]),
+        .library(name: "DragboardHTTP", targets: ["DragboardHTTP"]),
         .library(name: "Showcase", targets: ["Showcase"]),
         .executable(name: "dragboard", targets: ["dragboard"]),
         .executable(name: "dragboard-example", targets: ["dragboard-example"]),
@@ -36,17 +37,29 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "JSONWriting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "DragAndDrop", swiftSettings: swiftSettings),
+        .target(name: "JSONWriting", swiftSettings: swiftSettings),
         .target(
             name: "Dragboard",
             dependencies: [
-                "MicroHTTP",
                 "DragAndDrop",
+                "JSONWriting",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DragboardHTTP",
+            dependencies: [
+                "Dragboard",
+                "DragAndDrop",
+                "JSONWriting",
+                "MicroHTTP",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -68,6 +81,7 @@ let package = Package(
             name: "dragboard",
             dependencies: [
                 "Dragboard",
+                "DragboardHTTP",
                 "DragboardPostgres",
                 "Showcase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -77,19 +91,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "DragboardBench",
-            dependencies: ["DragAndDrop", "Dragboard", "Showcase"],
+            dependencies: ["DragAndDrop", "Dragboard", "DragboardHTTP", "Showcase"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "dragboard-example",
-            dependencies: ["Dragboard", "MicroHTTP"],
+            dependencies: ["Dragboard", "DragboardHTTP", "MicroHTTP"],
             path: "Examples/dragboard-example",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardPostgres", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardHTTP", "DragboardPostgres", "JSONWriting", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardHTTP", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard", "DragboardHTTP", "JSONWriting"], swiftSettings: swiftSettings),
     ]
 )

@@ -2,6 +2,7 @@
 // write for a UITableView, mounted on a MicroHTTP router. Run it from the repository's root
 // (it serves `Public/` and `Templates/`): `swift run dragboard-example`, then open the URL.
 import Dragboard
+import DragboardHTTP
 import Foundation
 import MicroHTTP
 

@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardHTTP
 import Foundation
 import MicroHTTP
 

@@ -1,3 +1,5 @@
+import JSONWriting
+
 extension HTTPError {
     /// `{"error":{"code":…,"message":…}}`, written by hand: errors such as 404 are answered at the rate of
     /// static files, and a `JSONEncoder` per response cost more than the rest of the request.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Dragboard
+import DragboardHTTP
 import DragboardPostgres
 import Showcase
 import Foundation

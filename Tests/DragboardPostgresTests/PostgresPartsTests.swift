@@ -3,6 +3,7 @@ import Glibc
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// The PostgreSQL engine's parts that need no server, or a server that is not one.

@@ -1,6 +1,7 @@
 import DragAndDrop
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The sentences a screen reader hears, composed from titles and the engine's proposals.
 @Suite struct AnnouncementTests {

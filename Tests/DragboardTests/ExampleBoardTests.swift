@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import dragboard_example
 
 /// `Examples/dragboard-example` declares its own kinds with the public API; these tests drive

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// A board of any kit on a fresh database with the repository's templates, driven in process
 /// through its router — the same handlers the server runs.

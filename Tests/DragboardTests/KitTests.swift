@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// What the kit does with what an app did not register, and its defaults.
 @Suite struct KitTests {

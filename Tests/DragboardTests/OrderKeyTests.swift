@@ -1,5 +1,6 @@
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 @Suite struct OrderKeyTests {
     @Test func matchesReferenceImplementation() throws {

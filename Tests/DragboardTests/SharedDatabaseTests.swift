@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// Two stores on one database, as two server instances share one PostgreSQL database (run on

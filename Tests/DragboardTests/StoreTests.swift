@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 @Suite struct StoreTests {

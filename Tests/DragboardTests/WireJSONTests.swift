@@ -1,8 +1,10 @@
 import DragAndDrop
 import Foundation
+import JSONWriting
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import dragboard_example
 
 /// The answers of begin, target, drop and end are written by hand (``JSONWritable``): each must be

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The words of a drag, as the protocol's answers carry them for the live region.
 @Suite struct AnnouncementRouteTests {

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Bad input gets a clear 4xx JSON error and changes nothing.
 @Suite struct BadInputRouteTests {

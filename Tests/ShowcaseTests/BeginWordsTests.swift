@@ -1,7 +1,9 @@
 import DragAndDrop
 import Foundation
+import JSONWriting
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// A drag start reads its answer's words (target names, menus, pick-up words) in the read that

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The board index, board pages and plain-form board creation, through the real router.
 @Suite struct BoardRouteTests {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// A board service on a fresh database with the repository's templates, driven in process

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// An open toy box is a list of its own, through the routes on a real store: its contents are a
 /// target of every session (named by the box's id), take toys at an index, refuse boxes with a

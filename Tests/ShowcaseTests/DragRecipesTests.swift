@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// Rows of a kind whose representations are made from the title alone carry none on the page:

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The drag-and-drop protocol through the routes, in process, on a real SQLite store.
 @Suite struct DropRouteTests {

@@ -2,6 +2,7 @@ import DragAndDrop
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// A transaction reads the drop targets' row counts and containers for the whole board at once;

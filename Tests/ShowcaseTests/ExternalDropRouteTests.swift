@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 @testable import Showcase
 
 /// Drops from other apps: promises of the visible types, data only at the drop, copies only.

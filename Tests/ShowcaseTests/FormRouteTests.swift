@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The board's forms as plain POSTs (what a browser without JavaScript sends) and as fetches
 /// asking for JSON: each one store operation, refused with a 4xx that changes nothing.

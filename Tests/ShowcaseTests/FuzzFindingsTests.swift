@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// The minimal reproducers of what the fuzzer and the chaos test found, each stating the behaviour
 /// the design asks for. All were defects of the server before the hardening; they stay as tests.

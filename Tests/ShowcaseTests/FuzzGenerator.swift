@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import Dragboard
+@testable import DragboardHTTP
 
 // KNOWN: defects this fuzzer found that are not fixed yet. A trap ends the whole test process, so
 // the generator avoids the inputs of a known trap; a known invariant violation is still counted and

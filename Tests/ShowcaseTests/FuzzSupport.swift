@@ -5,6 +5,7 @@ import MicroHTTP
 import Glibc
 #endif
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// SplitMix64: small, fast, and the same sequence on every machine for a seed, so a failing
 /// run is replayed with `FUZZ_SEED`.

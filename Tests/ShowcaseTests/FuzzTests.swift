@@ -3,6 +3,7 @@ import GRDB
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Property tests over the request decoding and the session and drop paths: many random
 /// requests from the API's grammar, many of them mutated, sent in process through the real router

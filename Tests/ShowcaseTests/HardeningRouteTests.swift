@@ -3,6 +3,7 @@ import GRDB
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Nothing one client sends can crash the server, desync its viewers or fill its storage.
 @Suite struct HardeningRouteTests {

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Moving a row without JavaScript: the move page offers what the engine allows, the form is
 /// decided by the engine like a drop, and bad input is a 4xx that changes nothing.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// A board file written before the kit existed names its kinds with the same strings the

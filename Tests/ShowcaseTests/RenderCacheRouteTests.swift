@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// A board's page and `/api/board` are rendered once per version and shared by every viewer;
 /// each viewer's CSRF token and fresh operation ids are filled in after the cache.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 import Showcase
 
 /// The page's rows render through the compiled `row` template, byte for byte what swift-mustache

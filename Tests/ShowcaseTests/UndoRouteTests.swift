@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Undo and redo through the routes: every edit and drop a browser makes is in its own history,
 /// taken back as one store operation; bad requests get a 4xx and change nothing.

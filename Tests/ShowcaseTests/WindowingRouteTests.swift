@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import Dragboard
+@testable import DragboardHTTP
 
 /// Long lists are windowed: a page renders the first rows of each list and container, the rest
 /// come from `GET /boards/:board/api/lists/:list/rows` after a cursor, or from a wider page

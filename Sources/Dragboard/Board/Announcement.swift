@@ -52,7 +52,7 @@ public enum Announcement {
         "Nothing on this board takes \(names(titles))."
     }
 
-    static func names(_ titles: [String]) -> String {
+    package static func names(_ titles: [String]) -> String {
         switch titles.count {
         case 0: return "nothing"
         case 1: return titles[0]

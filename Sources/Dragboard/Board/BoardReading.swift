@@ -2,7 +2,7 @@ import DragAndDrop
 import Foundation
 
 /// What building drop targets needs to read, from a snapshot or inside a write transaction.
-protocol BoardReading {
+package protocol BoardReading {
     func listRecords() throws -> [ListRecord]
     func rowCount(in listID: String) throws -> Int
     func topRows(in listID: String) throws -> [ItemRecord]
@@ -21,13 +21,13 @@ protocol BoardReading {
 }
 
 extension BoardReading {
-    func rowCounts(of lists: [ListRecord]) throws -> [String: Int] {
+    package func rowCounts(of lists: [ListRecord]) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for list in lists { counts[list.id] = try rowCount(in: list.id) }
         return counts
     }
 
-    func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
+    package func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
         var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]
         for list in lists {
             containers[list.id] = try containerRows(in: list.id, kinds: kinds).map { ($0, try rowCount(in: list.id, container: $0.id)) }
@@ -37,24 +37,24 @@ extension BoardReading {
 }
 
 extension BoardSnapshot: BoardReading {
-    func listRecords() -> [ListRecord] { lists }
-    func rowCount(in listID: String) -> Int { rows(in: listID).count }
-    func topRows(in listID: String) -> [ItemRecord] { rows(in: listID) }
-    func containerRows(in listID: String, kinds: [String]) -> [ItemRecord] { rows(in: listID).filter { kinds.contains($0.kind) } }
-    func rowCount(in listID: String, container containerID: String) -> Int { contents(of: containerID).count }
-    var hasZones: Bool { true }
+    package func listRecords() -> [ListRecord] { lists }
+    package func rowCount(in listID: String) -> Int { rows(in: listID).count }
+    package func topRows(in listID: String) -> [ItemRecord] { rows(in: listID) }
+    package func containerRows(in listID: String, kinds: [String]) -> [ItemRecord] { rows(in: listID).filter { kinds.contains($0.kind) } }
+    package func rowCount(in listID: String, container containerID: String) -> Int { contents(of: containerID).count }
+    package var hasZones: Bool { true }
 }
 
 extension BoardTransaction: BoardReading {
-    func listRecords() throws -> [ListRecord] { try lists() }
-    func topRows(in listID: String) throws -> [ItemRecord] { try rows(in: listID) }
-    func rowCount(in listID: String, container containerID: String) throws -> Int { try rowCount(listID, containerID) }
+    package func listRecords() throws -> [ListRecord] { try lists() }
+    package func topRows(in listID: String) throws -> [ItemRecord] { try rows(in: listID) }
+    package func rowCount(in listID: String, container containerID: String) throws -> Int { try rowCount(listID, containerID) }
 }
 
 extension BoardReading {
     /// The targets of a session: the board's lists and zones, or, for lists dragged by their
     /// headers, only the board as the collection of its lists.
-    func dropTargets(_ kit: BoardKit, movingLists: Bool) throws -> DropTargets {
+    package func dropTargets(_ kit: BoardKit, movingLists: Bool) throws -> DropTargets {
         guard movingLists else { return try dropTargets(kit) }
         var targets = DropTargets()
         targets.add(ListTarget(id: BoardKit.listsTargetID, rowCount: try listRecords().count), delegate: ListOrderDropDelegate())
@@ -66,7 +66,7 @@ extension BoardReading {
     ///
     /// Runs on every drag start and inside every drop's write transaction: the row counts and the
     /// containers are read for all lists at once, not list by list.
-    func dropTargets(_ kit: BoardKit) throws -> DropTargets {
+    package func dropTargets(_ kit: BoardKit) throws -> DropTargets {
         var targets = DropTargets()
         let lists = try listRecords()
         let counts = try rowCounts(of: lists)

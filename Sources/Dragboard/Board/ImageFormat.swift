@@ -20,5 +20,5 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 
     /// How many bytes identify a format.
-    static let headerLength = 12
+    package static let headerLength = 12
 }

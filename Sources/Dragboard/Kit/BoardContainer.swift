@@ -30,5 +30,5 @@ extension BoardKit {
     }
 
     /// The row kinds whose contents are lists of their own.
-    var contentsListKinds: [String] { itemKinds.filter { hasContentsList($0.id) }.map(\.id) }
+    package var contentsListKinds: [String] { itemKinds.filter { hasContentsList($0.id) }.map(\.id) }
 }

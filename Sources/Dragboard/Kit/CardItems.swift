@@ -2,9 +2,9 @@ import DragAndDrop
 import Foundation
 
 /// What a card keeps besides its title: a link's address or a stored image's id.
-struct CardPayload: Codable {
+package struct CardPayload: Codable {
     var url: String?
-    var image: String?
+    package var image: String?
 }
 
 /// A card made from a link dropped from another app: shown as a link (http and https only, as
@@ -54,4 +54,9 @@ public struct StoredImage: Sendable {
     /// Its id: the image is served at `/images/<id>`.
     public var id: String
     public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
 }

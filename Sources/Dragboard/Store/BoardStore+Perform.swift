@@ -44,7 +44,7 @@ extension BoardStore {
     /// may change the same rows before the commit), and returns the formatting (HTML, JSON), which
     /// runs on the caller's thread after the commit: it never holds up the next writer. A failed
     /// render fails the answer, not the operation, which stays committed (a retry replays it).
-    func perform(
+    package func perform(
         board: String,
         operationID: String,
         fingerprint: @autoclosure () -> String,

@@ -1,4 +1,3 @@
-
 extension BoardStore {
     /// A whole board (version, lists, rows and container contents) read in one transaction.
     /// - Throws: ``StoreError/unknownBoard(_:)``.

@@ -1,4 +1,3 @@
-
 extension BoardTransaction {
     /// Adds a list at the end of this board.
     /// - Throws: ``StoreError/invalid(_:)`` when the id is taken (on any board).

@@ -1,4 +1,3 @@
-
 extension BoardTransaction {
     /// Moves existing items (in the given order, landing consecutively) to the
     /// placement.

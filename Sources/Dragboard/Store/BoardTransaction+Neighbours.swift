@@ -1,4 +1,3 @@
-
 extension BoardTransaction {
     /// How many top-level rows `listID` has.
     public func rowCount(in listID: String) throws -> Int {
@@ -66,7 +65,7 @@ extension BoardTransaction {
 
     /// The top-level rows of `listID` whose kind is one of `kinds`, in display order (through
     /// `item_kind`, as ``containers(of:kinds:)`` explains).
-    func containerRows(in listID: String, kinds: [String]) throws -> [ItemRecord] {
+    package func containerRows(in listID: String, kinds: [String]) throws -> [ItemRecord] {
         guard !kinds.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
         return try StoreQueries.fetchItems(db, """

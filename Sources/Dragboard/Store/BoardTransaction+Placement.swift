@@ -1,22 +1,28 @@
-
 /// A row's position in the total order `(pos, id)`.
-struct OrderBound: Equatable {
-    var pos: String
-    var id: String
+package struct OrderBound: Equatable {
+    package var pos: String
+    package var id: String
 
     /// Byte-wise comparison, as SQLite's BINARY collation does it.
-    static func precedes(_ a: OrderBound, _ b: OrderBound) -> Bool {
+    package static func precedes(_ a: OrderBound, _ b: OrderBound) -> Bool {
         if a.pos != b.pos { return a.pos.utf8.lexicographicallyPrecedes(b.pos.utf8) }
         return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
 
 /// A resolved insertion point: between two adjacent non-moving rows of one scope.
-struct Gap {
-    var listID: String
-    var containerID: String?
-    var prev: OrderBound?
-    var next: OrderBound?
+package struct Gap {
+    package var listID: String
+    package var containerID: String?
+    package var prev: OrderBound?
+    package var next: OrderBound?
+
+    package init(listID: String, containerID: String?, prev: OrderBound? = nil, next: OrderBound? = nil) {
+        self.listID = listID
+        self.containerID = containerID
+        self.prev = prev
+        self.next = next
+    }
 }
 
 extension BoardTransaction {
@@ -62,7 +68,7 @@ extension BoardTransaction {
 
     /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
     /// lookup in the counts the triggers of `v6-row-counts` keep.
-    func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
+    package func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
         let statement = db.cachedStatement(
             sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
         return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
@@ -72,7 +78,7 @@ extension BoardTransaction {
     /// this transaction counted (one step through the index), else an OFFSET query from the
     /// nearer end (the count says which), so the last rows of a long list cost a few steps.
     /// `count`: the scope's row count, where the caller has just read it.
-    func rowBound(at index: Int, in gap: Gap, count known: Int? = nil) throws -> OrderBound? {
+    package func rowBound(at index: Int, in gap: Gap, count known: Int? = nil) throws -> OrderBound? {
         if let known = knownRow.value, known.listID == gap.listID, known.containerID == gap.containerID,
            known.changes == db.totalChangesCount, abs(index - known.index) <= 1 {
             if index == known.index { return known.bound }

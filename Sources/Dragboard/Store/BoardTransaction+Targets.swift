@@ -1,8 +1,7 @@
-
 extension BoardTransaction {
     /// Each of `lists`' top-level row count, in one query for the board (a list without rows
     /// has none stored: 0).
-    func rowCounts(of lists: [ListRecord]) throws -> [String: Int] {
+    package func rowCounts(of lists: [ListRecord]) throws -> [String: Int] {
         let all = Dictionary(try listCounts().map { ($0.list, $0.count) }, uniquingKeysWith: { first, _ in first })
         var counts: [String: Int] = [:]
         for list in lists { counts[list.id] = all[list.id] ?? 0 }
@@ -14,7 +13,7 @@ extension BoardTransaction {
     /// and in every drop's write transaction. `INDEXED BY item_kind`: for the `ORDER BY` the planner
     /// would otherwise walk `item_order`, every top-level row of every list (30,000 on a board of three
     /// 10,000-row lists), where `item_kind` finds the few containers at once.
-    func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
+    package func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
         guard !kinds.isEmpty, !lists.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
         let statement = db.cachedStatement(sql: """

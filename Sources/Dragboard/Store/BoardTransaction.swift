@@ -1,4 +1,3 @@
-
 /// The write side of one operation, handed to the body of
 /// ``BoardStore/perform(operationID:fingerprint:_:)``.
 ///
@@ -9,7 +8,7 @@
 ///
 /// Rows that a mutating method changes are stamped with ``newVersion``.
 public struct BoardTransaction {
-    let db: any SQLConnection
+    package let db: any SQLConnection
     /// The board this operation reads and changes: its lists are the only lists it knows.
     public let boardID: String
     /// Board version before this operation.

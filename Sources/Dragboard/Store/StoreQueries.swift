@@ -1,4 +1,3 @@
-
 /// Read queries shared by ``BoardStore`` and ``BoardTransaction`` (internal).
 ///
 /// Hot statements are prepared once per connection with `cachedStatement`.

@@ -7,6 +7,12 @@ public struct UndoState: Sendable, Equatable, Codable {
     /// The action the next redo would do again, or nil when there is none.
     public var redoActionName: String?
     public var canUndo: Bool { undoActionName != nil }
+
+    public init(undoActionName: String? = nil, redoActionName: String? = nil) {
+        self.undoActionName = undoActionName
+        self.redoActionName = redoActionName
+    }
+
     public var canRedo: Bool { redoActionName != nil }
 }
 
@@ -70,16 +76,16 @@ extension BoardStore {
         try engine.read { try $0.fetchOne(Int.self, sql: "SELECT COUNT(*) FROM undoEntry WHERE owner = ?", arguments: [owner]) ?? 0 }
     }
 
-    struct UndoEntry {
+    package struct UndoEntry {
         var seq: Int64
         var board: String
-        var actionName: String
+        package var actionName: String
         var changes: String
     }
 
     /// The entry an undo takes (the newest done one) or a redo takes (the oldest undone one:
     /// a new change removes undone entries, so they are always the newest).
-    static func entry(_ db: any SQLConnection, owner: String, board: String?, redo: Bool) throws -> UndoEntry? {
+    package static func entry(_ db: any SQLConnection, owner: String, board: String?, redo: Bool) throws -> UndoEntry? {
         let order = redo ? "seq ASC" : "seq DESC"
         let row = try db.row(sql: """
             SELECT seq, board, actionName, changes FROM undoEntry
@@ -96,7 +102,7 @@ extension BoardStore {
     /// ``StoreError/conflict(_:)`` with the reason in words. `imageAvailable` says whether an
     /// image's file can still be brought back; `respond` writes the response from what changed.
     /// - Throws: ``StoreError/conflict(_:)`` also when there is nothing to undo or redo.
-    func undo(owner: String, board: String?, redo: Bool, operationID: String,
+    package func undo(owner: String, board: String?, redo: Bool, operationID: String,
               imageAvailable: (String) -> Bool,
               respond: (BoardTransaction, UndoEffects, String) throws -> String) throws -> UndoOutcome {
         let found = try engine.read { try Self.entry($0, owner: owner, board: board, redo: redo) }

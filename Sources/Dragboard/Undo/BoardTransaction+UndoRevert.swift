@@ -1,25 +1,26 @@
-
 /// Why an undo or redo cannot be applied to the board as it is now (it changed nothing).
 struct UndoRefusal: Error {
     var reason: String
 }
 
 /// What an undo or redo touched, for telling viewers.
-struct UndoEffects {
-    var items: [String] = []
+package struct UndoEffects {
+    package var items: [String] = []
     /// Containers rows left or entered.
-    var containers: Set<String> = []
-    var lists: Set<String> = []
-    var zones: Set<String> = []
-    var boardTitle: String?
-    var boardGone = false
+    package var containers: Set<String> = []
+    package var lists: Set<String> = []
+    package var zones: Set<String> = []
+    package var boardTitle: String?
+    package var boardGone = false
     /// Images whose records came back (their files must come back from `removed/`).
-    var restoredImages: [String] = []
+    package var restoredImages: [String] = []
     /// Images whose records went (their files go to `removed/`).
-    var removedImages: [String] = []
+    package var removedImages: [String] = []
     /// Rows that came back with a new order key (their old one no longer sorted between their
     /// neighbours): id → (old key, new key). The history's other states of the row learn it.
     var rekeyed: [String: (old: String, new: String)] = [:]
+
+    package init() {}
 }
 
 extension BoardTransaction {

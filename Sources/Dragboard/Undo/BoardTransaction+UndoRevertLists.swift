@@ -1,4 +1,3 @@
-
 extension BoardTransaction {
     func revertList(from expected: UndoListState?, to target: UndoListState?, effects: inout UndoEffects) throws {
         let id = (expected ?? target)?.record.id ?? ""

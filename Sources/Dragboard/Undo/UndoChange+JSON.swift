@@ -1,5 +1,5 @@
 import Foundation
-import MicroHTTP
+import JSONWriting
 
 extension UndoChange {
     /// `changes` as the undo history stores them: the JSON of their `Codable` conformance. Row

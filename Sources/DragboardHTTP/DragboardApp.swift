@@ -1,0 +1,68 @@
+import Dragboard
+import Foundation
+import Logging
+import MicroHTTP
+
+/// A whole server for one board: the board service of a ``BoardKit`` behind the HTTP server,
+/// with the browser's static files. For a router of your own, use ``BoardService`` and
+/// ``BoardService/addRoutes(to:)`` instead.
+public final class DragboardApp: Sendable {
+    /// Where things are and how to listen.
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// Host names (without port) accepted in `Host` besides `host` and the loopback names; see
+        /// ``MicroHTTP/HTTPServer/Configuration/allowedHosts``.
+        public var allowedHosts: [String] = []
+        /// Where the data lives: a SQLite file, or whatever ``openStore`` understands.
+        public var databasePath = "dragboard.sqlite"
+        /// Opens ``databasePath``: SQLite by default; `{ try BoardStore(database: $0) }` of the
+        /// `DragboardPostgres` module also opens a `postgres://` URL several instances share.
+        public var openStore: @Sendable (String) throws -> BoardStore = { try BoardStore(path: $0) }
+        /// Where stored images live (see ``BoardService/init(kit:databasePath:openStore:imagesDirectory:templatesDirectory:limits:logger:)``).
+        public var imagesDirectory: String?
+        public var publicDirectory = "Public"
+        public var templatesDirectory = "Templates"
+        /// Quotas of stored images and live drag sessions.
+        public var limits = BoardService.Limits()
+
+        public init() {}
+    }
+
+    public let service: BoardService
+    public let server: HTTPServer
+
+    /// libmicrohttpd threads answering interactive requests (drops, session requests).
+    static let threadPoolSize = 32
+
+    /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
+    public init(kit: BoardKit, options: Options, logger: Logger) async throws {
+        service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
+                                         limits: options.limits, logger: logger)
+        logger.info("Board store: \(service.store.databaseDescription)")
+        var router = Router()
+        router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
+        service.addRoutes(to: &router)
+        var configuration = HTTPServer.Configuration()
+        configuration.host = options.host
+        configuration.port = options.port
+        configuration.allowedHosts = options.allowedHosts
+        // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
+        // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share
+        // a commit. Waiting threads cost no CPU, so there are enough for every client to be in flight.
+        configuration.threadPoolSize = Self.threadPoolSize
+        server = HTTPServer(configuration: configuration, router: router, logger: logger)
+    }
+
+    /// Starts listening; ``port`` is then the bound port.
+    public func start() throws {
+        try server.start()
+    }
+
+    public var port: Int { server.port }
+
+    /// Ends every live stream, then stops the server.
+    public func stop() {
+        server.stop()
+    }
+}

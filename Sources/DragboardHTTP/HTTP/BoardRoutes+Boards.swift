@@ -1,0 +1,120 @@
+import Dragboard
+import Foundation
+import MicroHTTP
+
+extension BoardService {
+    /// The board index, each board's page, its reads and live events, and the board forms.
+    func addBoardRoutes(to router: inout Router) {
+        addEditRoutes(to: &router)
+        addMoveRoutes(to: &router)
+        addRowRoutes(to: &router)
+        router.get("/", lane: .bulk) { [self] request in
+            Self.page(request) { try index(csrf: $0) }
+        }
+        router.get("/boards/:board", lane: .bulk) { [self] request in
+            try Self.mapped {
+                let board = try Self.boardID(request)
+                let wider = try Self.widerWindow(request)
+                return Self.page(request, bytes: { try pageBody(board: board, csrf: $0, wider: wider) })
+            }
+        }
+        router.get("/boards/:board/api/board", lane: .bulk) { [self] request in
+            try Self.mapped { .jsonBody(try boardBody(try Self.boardID(request), csrf: RequestGuard.csrfToken(of: request).token)) }
+        }
+        router.get("/boards/:board/events") { [self] request in
+            try Self.mapped { try events(board: try Self.boardID(request)) }
+        }
+        router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
+            try Self.form(request) { fields in
+                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields))
+                return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
+            }
+        }
+    }
+
+    /// A board's live events: a `hello` with its version, then every change committed to it.
+    func events(board: String) throws -> Response {
+        let version = try store.version(board: board)
+        return Response(headers: ["Cache-Control": "no-store"], body: .eventStream { [live] stream in
+            live.subscribe(stream, board: board, version: version)
+        })
+    }
+
+    /// An HTML page for the viewer's CSRF token (set as a cookie when new).
+    static func page(_ request: Request, _ render: (String) throws -> String) -> Response {
+        page(request, bytes: { Array(try render($0).utf8) })
+    }
+
+    /// ``page(_:_:)`` for a page rendered as bytes.
+    static func page(_ request: Request, bytes render: (String) throws -> [UInt8]) -> Response {
+        let (token, isNew) = RequestGuard.csrfToken(of: request)
+        var response: Response
+        do {
+            response = Response(headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(try render(token)))
+        } catch {
+            let failure = DragboardError.from(error)
+            let http = failure as? HTTPError ?? HTTPError(.internalServerError, code: "internal_error", message: "something went wrong")
+            response = Response.html(errorPage(http), status: http.status)
+        }
+        response.headers["Cache-Control"] = "no-store"
+        if isNew { response.headers["Set-Cookie"] = RequestGuard.cookie(token) }
+        return response
+    }
+
+    /// Runs a form post: checks the token from the form, then runs `body`. A plain form is sent
+    /// back (303) to the answer's location; a fetch that accepts JSON gets the answer itself.
+    /// A failure answers its 4xx as a short page that says what to fix (JSON for fetch).
+    static func form(_ request: Request, _ body: ([String: String]) throws -> EditResponse) throws -> Response {
+        do {
+            let fields = try request.formFields()
+            let browser = try RequestGuard.checkFormWrite(request, fields: fields)
+            let answer = try UndoContext.$owner.withValue(historyOwner(browser)) { try body(fields) }
+            if request.headers["Accept"]?.contains("application/json") == true { return .json(answer) }
+            return .redirect(to: answer.location)
+        } catch {
+            let failure = DragboardError.from(error)
+            guard let http = failure as? HTTPError else { throw failure }
+            if request.headers["Accept"]?.contains("application/json") == true { return http.response }
+            return .html(errorPage(http), status: http.status)
+        }
+    }
+
+    /// A form's operation id (from its hidden `op` field), or a fresh one when it sent none.
+    static func op(_ fields: [String: String]) throws -> String {
+        guard let op = fields["op"], !op.isEmpty else { return newID() }
+        guard (8...64).contains(op.utf8.count), WireGrammar.idProblem(op) == nil else {
+            throw DragboardError.badRequest("op is 8 to 64 letters, digits, '-' or '_'")
+        }
+        return op
+    }
+
+    /// The `:board` path parameter, checked against the id grammar (a bad id is no board: 404).
+    static func boardID(_ request: Request) throws -> String {
+        try id(request.pathParameters["board"], "board")
+    }
+
+    /// An id from a path or a form field: one that breaks the grammar names nothing (404).
+    static func id(_ value: String?, _ what: String) throws -> String {
+        guard let value, WireGrammar.idProblem(value) == nil else { throw DragboardError.notFound("unknown \(what)") }
+        return value
+    }
+
+    /// A minimal page for an error a person sees after a plain form post or a bad address.
+    static func errorPage(_ error: HTTPError) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(error.status.code) · Dragboard</title>
+        <link rel="stylesheet" href="/static/app.css"></head>
+        <body><main class="error-page"><h1>\(error.status.code) \(HTMLEscaping.escape(error.status.reasonPhrase))</h1>
+        <p class="error" role="alert" data-error="\(HTMLEscaping.escape(error.code))">\(HTMLEscaping.escape(error.message))</p>
+        <p><a href="/">All boards</a></p></main></body></html>
+        """
+    }
+}
+
+extension Response {
+    /// A JSON response from bytes already encoded.
+    static func jsonBody(_ bytes: [UInt8]) -> Response {
+        Response(headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(bytes))
+    }
+}

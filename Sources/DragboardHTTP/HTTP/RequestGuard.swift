@@ -1,0 +1,51 @@
+import Dragboard
+import MicroHTTP
+
+/// CSRF and origin checks for state-changing requests.
+///
+/// The page carries the viewer's CSRF token (also set as an HttpOnly, SameSite=Strict cookie);
+/// a write must echo it in `X-CSRF-Token` (a plain form: in its `csrf` field), and must come
+/// from the same origin as far as `Sec-Fetch-Site` and `Origin` say.
+enum RequestGuard {
+    static let cookieName = "dragboard_csrf"
+    static let headerName = "X-CSRF-Token"
+
+    /// The viewer's token, or a new one to set.
+    static func csrfToken(of request: Request) -> (token: String, isNew: Bool) {
+        if let token = request.cookies[cookieName], isWellFormed(token) { return (token, false) }
+        return (DragSessions.randomToken(), true)
+    }
+
+    static func cookie(_ token: String) -> String {
+        "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    /// The owner of the request's sessions, once it passed every check.
+    static func checkWrite(_ request: Request) throws -> String {
+        try check(request, token: request.headers[headerName])
+    }
+
+    /// ``checkWrite(_:)`` for a plain HTML form, which cannot send a header: the token comes
+    /// in the form's `csrf` field instead; the origin checks are the same.
+    static func checkFormWrite(_ request: Request, fields: [String: String]) throws -> String {
+        try check(request, token: fields["csrf"])
+    }
+
+    /// Same origin as far as `Sec-Fetch-Site` and `Origin` say, and `token` matches the cookie.
+    private static func check(_ request: Request, token: String?) throws -> String {
+        if let site = request.headers["Sec-Fetch-Site"], site != "same-origin" {
+            throw DragboardError.forbidden("cross-site requests are not allowed")
+        }
+        if let origin = request.headers["Origin"], let host = request.headers["Host"], origin != "http://\(host)" && origin != "https://\(host)" {
+            throw DragboardError.forbidden("the request's origin does not match this server")
+        }
+        guard let cookie = request.cookies[cookieName], isWellFormed(cookie), token == cookie else {
+            throw DragboardError.forbidden("missing or wrong CSRF token; reload the page")
+        }
+        return cookie
+    }
+
+    private static func isWellFormed(_ token: String) -> Bool {
+        token.count == 32 && token.allSatisfy(\.isHexDigit)
+    }
+}

@@ -1,0 +1,113 @@
+import Dragboard
+import Foundation
+
+struct PageView {
+    var csrf: String
+    var boardID: String
+    var boardTitle: String
+    /// A fresh operation id for each of the page's own forms (a plain form sends it back once).
+    var op: String
+    /// The list kinds a new list may be, the kit's Cards first.
+    var listKinds: [KindOption]
+    var version: Int
+    var groups: [GroupView]
+    /// Each zone, rendered by its own template.
+    var zones: [String]
+    /// ``DragRecipes/json``: how the browser composes the representations of rows without `data-drag`.
+    var dragRecipes: String
+}
+
+struct GroupView {
+    var title: String
+    var lists: [ListView]
+}
+
+struct ListView {
+    var id: String
+    var title: String
+    var kind: String
+    /// How many rows the list holds; `rows` may be the first of them only.
+    var total: Int
+    var rows: [RowView]
+    /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
+    var rowsHTML: String
+    /// An `<option>` per row, for the rename form.
+    var optionsHTML: String
+    /// ``BoardRenderer/moreHTML(_:title:shown:total:)``: empty when every row is shown.
+    var moreHTML: String
+    /// The viewer's form token and a fresh operation id, for the list's own forms; rows
+    /// rendered for every viewer carry neither and point at these forms by id.
+    var form: FormContext
+}
+
+/// What a rendered form needs besides its fields.
+struct FormContext {
+    var csrf: String
+    var boardID: String
+    var op: String
+}
+
+/// A list kind offered by the new-list form.
+struct KindOption {
+    var id: String
+    var title: String
+    var selected: Bool
+}
+
+struct RowView {
+    var id: String
+    var listID: String
+    var kind: String
+    var title: String
+    /// The row kind's detail template, rendered (escaped by it).
+    var detail: String
+    /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`;
+    /// empty for a row its kind's recipe covers (the browser composes them from the title).
+    var drag: String
+}
+
+/// What a row kind's detail template sees.
+struct RowDetailView {
+    var item: BoardItem
+    var kind: any ItemKind
+    var contents: [BoardItem]
+    /// How many rows the container holds (`contents` may be the first of them only).
+    var total: Int
+    /// The contents as a list of their own (``ItemKind/contentsDropDelegate(for:)``), rendered.
+    var contentsList = ""
+}
+
+/// A container's contents as a list of their own: a drop target named by the container's id.
+struct ContentsListView {
+    var id: String
+    var title: String
+    var total: Int
+    /// The rows, rendered (``BoardRenderer/rowsHTML(_:)``).
+    var rowsHTML: String
+    var moreHTML: String
+}
+
+/// A zone's content, as its template sees it.
+struct ZoneView {
+    struct Image { var id: String; var name: String }
+
+    var id: String
+    var template: String
+    var images: [Image]
+    var text: String?
+
+    init(_ zone: any ZoneKind, _ tx: BoardTransaction) throws {
+        id = zone.id
+        template = zone.template
+        images = try tx.images(in: zone.id).map { Image(id: $0.id, name: $0.name) }
+        text = try tx.label(zone.id)
+    }
+}
+
+/// The board index: every board, newest activity first.
+struct IndexView {
+    struct Board { var id: String; var title: String }
+
+    var csrf: String
+    var boards: [Board]
+}

@@ -1,0 +1,75 @@
+import DragAndDrop
+import Dragboard
+import Foundation
+import MicroHTTP
+import Synchronization
+
+extension BoardService {
+    /// A drag from another app or origin entered the page: its items are promises of the types
+    /// the browser shows, loaded from the drop's payload only when the drop is performed.
+    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
+        guard request.types.count <= 32, request.files.count <= 16 else { throw DragboardError.unprocessable("too many types or files") }
+        let registry = kit.types
+        let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"),
+                                  declaredFiles: request.files.count)
+        var items: [DragItem] = []
+        for (index, mimeType) in request.files.enumerated() {
+            var provider = ItemProvider()
+            let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
+            provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).url }
+            provider.registerDataRepresentation(forTypeIdentifier: UploadedFileName.typeIdentifier, visibility: .ownProcess) { progress in
+                let name = Data(try payload.file(at: index).name.utf8)
+                progress.complete(Int64(name.count))
+                return name
+            }
+            items.append(DragItem(itemProvider: provider))
+        }
+        var strings = ItemProvider()
+        for mimeType in request.types {
+            let bare = mimeType.lowercased()
+            guard let type = registry.typeIdentifier(forMIMEType: bare), type != BoardKit.itemReference else { continue }
+            strings.registerDataRepresentation(forTypeIdentifier: type) { progress in
+                guard let string = payload.string(for: bare) else { throw DragboardError.unprocessable("the drop carried no \(bare) data") }
+                progress.complete(Int64(string.utf8.count))
+                return Data(string.utf8)
+            }
+        }
+        if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
+        let board = request.board ?? BoardStore.defaultBoardID
+        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
+        var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
+        let table = BoardAPI.Table(engine.proposalTable())
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload, board: board)
+        return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table,
+                                      uploads: .init(types: ImageFormat.allCases.map(\.rawValue), maxBytes: Self.maximumImageSize))
+    }
+
+    /// Another window of this app recognised the session's type in a drag: it gets the same
+    /// session's table (moves allowed — same origin is the same app).
+    func join(_ token: String, board: String? = nil, owner: String) throws -> BoardAPI.BeginResponse {
+        let entry = try sessions.entry(token, owner: owner)
+        let board = board ?? entry.board
+        let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit, movingLists: entry.movesLists)) }
+        entry.dropBoard.withLock { $0 = board }
+        return entry.engine.withLock { engine in
+            engine.updateTargets(targets)
+            return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
+                                          allowsMove: engine.dropSession.allowsMoveOperation,
+                                          restricted: engine.dragSession?.isRestrictedToDraggingApplication ?? false,
+                                          table: BoardAPI.Table(engine.proposalTable()))
+        }
+    }
+
+    /// Streams a dropped file of an external session to disk, checking its magic bytes first.
+    package func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
+        let entry = try sessions.entry(token, owner: owner)
+        guard let payload = entry.payload else { throw DragboardError.badRequest("only drops from outside upload files") }
+        // The browser percent-encodes the name; it is a label, so odd characters are dropped.
+        let raw = request.headers["X-File-Name"] ?? ""
+        let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
+        // Refused before a byte is stored when the board's images are already at their quota.
+        let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
+        try store.read(board: entry.dropBoard.withLock { $0 }) { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
+        return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)
+    }
+}

@@ -1,0 +1,136 @@
+import DragAndDrop
+import Dragboard
+import Foundation
+import Logging
+
+/// A board served over HTTP: store, renderer, drag sessions and live viewers, with one method
+/// per request. Route handlers decode and guard; everything here is the kit's behaviour, and
+/// what the board holds is the app's ``BoardKit``.
+public final class BoardService: Sendable {
+    public let store: BoardStore
+    public let renderer: BoardRenderer
+    public let sessions: DragSessions
+    public let live: LiveHub
+    /// Stored images, named by id; uploads wait in `uploads/` until a drop keeps them.
+    public let imagesDirectory: URL
+    /// Quotas of stored images and live sessions.
+    public let limits: Limits
+    let logger: Logger
+    /// Each board's page and `/api/board`, rendered once per version for every viewer.
+    let renderCache = RenderCache()
+
+    /// The app's declaration of the board: list, row and zone kinds, types, page groups.
+    public var kit: BoardKit { renderer.kit }
+
+    /// Largest image a drop may upload.
+    static let maximumImageSize = 20 * 1024 * 1024
+
+    public init(store: BoardStore, renderer: BoardRenderer, imagesDirectory: URL, limits: Limits = Limits(),
+                live: LiveHub = LiveHub(), logger: Logger) throws {
+        self.store = store
+        self.renderer = renderer
+        self.imagesDirectory = imagesDirectory
+        self.limits = limits
+        self.sessions = DragSessions(limits: limits)
+        self.live = live
+        self.logger = logger
+        // Changes other instances sharing the database commit reach this instance's viewers too.
+        try store.observeOtherInstances { [weak live] board, version in live?.announce(board: board, version: version) }
+        // Uploads left by a previous run were never dropped: nothing refers to them. Instances sharing
+        // a database share the folder too: there, only uploads no drag can still be waiting for go.
+        let uploads = imagesDirectory.appendingPathComponent("uploads")
+        if store.isShared {
+            Self.removeEntries(of: uploads, olderThan: Date() - 3600)
+        } else {
+            try? FileManager.default.removeItem(at: uploads)
+        }
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        pruneRetiredImages()
+    }
+
+    /// Opens (or creates) the board's database, seeds it with the kit's seed when it is new, and
+    /// loads the templates: everything a router needs to serve `kit`.
+    ///
+    /// - Parameters:
+    ///   - databasePath: Where the data lives: a SQLite file by default, or whatever `openStore`
+    ///     understands (`BoardStore(database:)` of `DragboardPostgres` also takes a
+    ///     `postgres://user:password@host:port/dbname` URL that several instances share).
+    ///   - imagesDirectory: Where stored images live; by default next to a SQLite file
+    ///     (`<databasePath>-images`), or `dragboard-images` in the working directory with a
+    ///     shared database. Instances sharing a database must share this folder too.
+    public convenience init(kit: BoardKit, databasePath: String, openStore: (String) throws -> BoardStore = { try BoardStore(path: $0) },
+                            imagesDirectory: String? = nil, templatesDirectory: String,
+                            limits: Limits = Limits(), logger: Logger = Logger(label: "dragboard")) async throws {
+        let store = try openStore(databasePath)
+        try kit.seed?(store)
+        let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
+        let images = imagesDirectory ?? (store.isShared ? "dragboard-images" : databasePath + "-images")
+        try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),
+                      limits: limits, logger: logger)
+    }
+
+    /// A board's whole page for a viewer holding `csrf`. The kit's zones sit on the default
+    /// board. - Throws: ``StoreError/unknownBoard(_:)``.
+    func page(board: String = BoardStore.defaultBoardID, csrf: String) throws -> String {
+        String(decoding: try pageBody(board: board, csrf: csrf), as: UTF8.self)
+    }
+
+    /// ``page(board:csrf:)`` as the bytes sent, from ``RenderCache`` when the board has not changed.
+    /// Each list shows its first ``BoardKit/rowWindow`` rows; `wider` shows more of one list or
+    /// container (the "Show more" link without JavaScript), rendered for this viewer alone.
+    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String, wider: RowWindow? = nil) throws -> [UInt8] {
+        let render = { [self] in
+            let (record, snapshot, zones) = try store.read(board: board) { tx in
+                (try tx.board(), try tx.windowedSnapshot(window: kit.rowWindow, wider: wider), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
+            }
+            return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker), snapshot.version)
+        }
+        if let wider, wider.count > kit.rowWindow {
+            let (text, version) = try render()
+            return RenderCache.Cut(text, version: version).filled(csrf: csrf, op: BoardService.newID)
+        }
+        return try renderCache.body(board: board, .page, version: try store.version(board: board), csrf: csrf, render: render)
+    }
+
+    /// The board index for a viewer holding `csrf`: every board, newest activity first.
+    func index(csrf: String) throws -> String {
+        renderer.index(try store.boards(), csrf: csrf)
+    }
+
+    /// Every list of a board, rendered: how a browser that missed a version catches up.
+    /// Its forms carry the token of the viewer who asked (`csrf`).
+    func board(_ board: String = BoardStore.defaultBoardID, csrf: String = "") throws -> BoardAPI.BoardResponse {
+        let snapshot = try store.read(board: board) { try $0.windowedSnapshot(window: kit.rowWindow) }
+        return BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
+            BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, in: snapshot, board: board, csrf: csrf))
+        })
+    }
+
+    /// ``board(_:csrf:)`` as the JSON sent, from ``RenderCache`` when the board has not changed.
+    func boardBody(_ board: String = BoardStore.defaultBoardID, csrf: String) throws -> [UInt8] {
+        try renderCache.body(board: board, .api, version: try store.version(board: board), csrf: csrf) {
+            let snapshot = try store.read(board: board) { try $0.windowedSnapshot(window: kit.rowWindow) }
+            let response = BoardAPI.BoardResponse(version: snapshot.version, lists: snapshot.lists.map {
+                BoardAPI.ListHTML(id: $0.id, html: renderer.list($0, in: snapshot, board: board, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker))
+            })
+            return (try Self.json(response), snapshot.version)
+        }
+    }
+
+    /// Tells the viewers of boards that rows left (moved to another board) to take them away.
+    func broadcastDepartures(_ departures: [OperationResult.Departure]) {
+        for departure in departures {
+            let changes = departure.items.map { BoardAPI.Change(kind: .remove, item: $0) }
+            // The lists' counts as now (that board may have moved on since: its next change says them again).
+            let counts = try? store.read(board: departure.board) { tx in Dictionary(try tx.listCounts().map { ($0.list, $0.count) }, uniquingKeysWith: { a, _ in a }) }
+            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes, counts: counts)) else { continue }
+            live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

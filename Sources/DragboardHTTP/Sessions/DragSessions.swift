@@ -1,0 +1,108 @@
+import DragAndDrop
+import Dragboard
+import Foundation
+import Synchronization
+
+/// The live drag sessions, each a ``SessionEngine`` behind its own lock.
+///
+/// A session belongs to the browser that began it (its CSRF cookie): a token presented by
+/// another browser is unknown. Sessions live until they end, or at most ``lifetime``; how many
+/// may live at once is capped per browser, per address and in total, since each holds memory.
+public final class DragSessions: Sendable {
+    /// One session.
+    final class Entry: Sendable {
+        let token: String
+        let owner: String
+        /// The network address that began it, when known.
+        let address: String?
+        let engine: Mutex<SessionEngine>
+        let started: ContinuousClock.Instant
+        /// Data and files of a drop from outside; nil for drags that started in the app.
+        let payload: DropPayload?
+        /// The board of the window the session began in.
+        let board: String
+        /// Whether the session drags lists by their headers (its only target is the board).
+        let movesLists: Bool
+        /// The board of the window the drag is over now: another window of the app, on another
+        /// board, joins the session and its lists become the targets.
+        let dropBoard: Mutex<String>
+
+        init(token: String, owner: String, address: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
+            self.token = token
+            self.owner = owner
+            self.board = board
+            self.movesLists = movesLists
+            self.dropBoard = Mutex(board)
+            self.address = address
+            self.engine = Mutex(engine)
+            self.started = .now
+            self.payload = payload
+        }
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    let lifetime: Duration
+    let limits: BoardService.Limits
+
+    init(lifetime: Duration = .seconds(600), limits: BoardService.Limits = .init()) {
+        self.lifetime = lifetime
+        self.limits = limits
+    }
+
+    /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
+    /// digits, which survive as part of a DataTransfer type name.
+    func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil,
+                board: String = BoardStore.defaultBoardID, movesLists: Bool = false) throws -> String {
+        guard Self.isWellFormed(token) else {
+            throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
+        }
+        let entry = Entry(token: token, owner: owner, address: address, engine: engine, payload: payload, board: board, movesLists: movesLists)
+        let now = ContinuousClock.now
+        try entries.withLock { entries in
+            let expired = entries.values.filter { now - $0.started >= lifetime }
+            expired.forEach { $0.payload?.discard() }
+            if !expired.isEmpty { entries = entries.filter { now - $0.value.started < lifetime } }
+            guard entries[token] == nil else { throw DragboardError.conflict("session token already in use") }
+            try checkLimits(entries.values, owner: owner, address: address)
+            entries[token] = entry
+        }
+        return token
+    }
+
+    /// Refuses a new session over a cap, naming the cap; unfinished drags end on `dragend`, so
+    /// a browser reaching its cap has sessions it never ended.
+    private func checkLimits(_ live: Dictionary<String, Entry>.Values, owner: String, address: String?) throws {
+        guard live.count < limits.sessions else {
+            throw DragboardError.tooMany("the server has \(limits.sessions) drags in progress, its limit; try again in a moment")
+        }
+        guard live.lazy.filter({ $0.owner == owner }).count < limits.sessionsPerClient else {
+            throw DragboardError.tooMany("this browser has \(limits.sessionsPerClient) unfinished drags, the limit; reload the page")
+        }
+        if let address, live.lazy.filter({ $0.address == address }).count >= limits.sessionsPerAddress {
+            throw DragboardError.tooMany("your network address has \(limits.sessionsPerAddress) unfinished drags, the limit")
+        }
+    }
+
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 32 && token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The session for `token` if `owner` began it.
+    func entry(_ token: String, owner: String) throws -> Entry {
+        guard let entry = entries.withLock({ $0[token] }), entry.owner == owner, ContinuousClock.now - entry.started < lifetime else {
+            throw DragboardError.notFound("unknown drag session")
+        }
+        return entry
+    }
+
+    func remove(_ token: String) {
+        entries.withLock { $0.removeValue(forKey: token) }?.payload?.discard()
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+}

@@ -1,0 +1,144 @@
+import Dragboard
+import Foundation
+
+extension BoardService {
+    /// What an undo or redo answers: like an edit (the version and the changes, applied by the
+    /// browser as any change), plus where the history now stands.
+    struct UndoResponse: Codable {
+        var version: Int
+        var changes: [BoardAPI.Change]
+        var message: String
+        /// The board the change was on.
+        var board: String
+        /// The action taken back or done again ("Move Milk").
+        var action: String
+        var undo: UndoState
+        /// Each list's row count after the change (see ``BoardService/counts(_:tx:)``).
+        var counts: [String: Int]? = nil
+    }
+
+    /// The history key of a browser: a digest of its cookie identity, so the database never
+    /// holds the cookie itself.
+    static func historyOwner(_ browser: String) -> String {
+        String(SHA256.hex(Array("undo\u{1F}\(browser)".utf8)).prefix(32))
+    }
+
+    /// An action's name from a change's message: "Moved Milk to Done." → "Move Milk to Done".
+    static func actionName(_ message: String) -> String {
+        var words = message.split(separator: " ", maxSplits: 1).map(String.init)
+        let verbs = ["Moved": "Move", "Copied": "Copy", "Added": "Add", "Renamed": "Rename", "Deleted": "Delete",
+                     "Removed": "Remove", "Put": "Put", "Created": "Create", "Set": "Set", "Kept": "Keep", "Labelled": "Label"]
+        if let first = words.first, let verb = verbs[first] { words[0] = verb }
+        var name = words.joined(separator: " ")
+        if name.hasSuffix(".") { name.removeLast() }
+        return String(name.prefix(200))
+    }
+
+    /// Takes back (or does again) the newest change `browser` made on `board` (nil: anywhere);
+    /// see ``BoardStore/undo(owner:board:redo:operationID:imageAvailable:respond:)``. The board's
+    /// viewers get the changes live, like a drop's.
+    func undo(browser: String, board: String?, op: String, redo: Bool) throws -> UndoResponse {
+        let owner = Self.historyOwner(browser)
+        var effects = UndoEffects()
+        let outcome = try store.undo(owner: owner, board: board, redo: redo, operationID: op, imageAvailable: { [imagesDirectory] id in
+            FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent("removed/\(id)").path)
+                || FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent(id).path)
+        }) { tx, applied, action in
+            effects = applied
+            let state = UndoState(undoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: false)?.actionName,
+                                  redoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: true)?.actionName)
+            let changes = try undoChanges(applied, tx: tx)
+            return try Self.json(UndoResponse(version: tx.resultingVersion, changes: changes,
+                                              message: "\(redo ? "Redid" : "Undid") “\(action)”.", board: tx.boardID,
+                                              action: action, undo: state, counts: try counts(changes, tx: tx)))
+        }
+        let response = try JSONDecoder().decode(UndoResponse.self, from: Data(outcome.result.response.utf8))
+        guard !outcome.result.replayed else { return response }
+        for id in effects.restoredImages { moveImageFile(id, from: "removed/", to: "") }
+        for id in effects.removedImages { moveImageFile(id, from: "", to: "removed/") }
+        if let json = try? Self.json(BoardAPI.LiveChanges(version: response.version, changes: response.changes, counts: response.counts)) {
+            live.broadcast(event: "changes", board: outcome.board, version: response.version, json: json)
+        }
+        for departure in outcome.result.departures {
+            let changes = [BoardAPI.Change(kind: .resync, item: BoardKit.listsTargetID)]
+            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes)) else { continue }
+            live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
+        }
+        return response
+    }
+
+    /// The page changes an undo made, in the words of ``BoardAPI/Change``: rows taken away,
+    /// rows (re)inserted after their predecessor, containers and zones re-rendered, and a
+    /// catch-up when lists changed.
+    private func undoChanges(_ effects: UndoEffects, tx: BoardTransaction) throws -> [BoardAPI.Change] {
+        if effects.boardGone { return [.init(kind: .gone, item: tx.boardID)] }
+        var changes: [BoardAPI.Change] = []
+        if let title = effects.boardTitle { changes.append(.init(kind: .title, item: tx.boardID, html: title)) }
+        if !effects.lists.isEmpty { changes.append(.init(kind: .resync, item: BoardKit.listsTargetID)) }
+        var inserts: [(list: String, index: Int, id: String)] = []
+        var containers: [String] = []
+        for id in Set(effects.items).sorted() {
+            guard let item = try? tx.itemOnBoard(id) else {
+                changes.append(.init(kind: .remove, item: id))
+                continue
+            }
+            changes.append(.init(kind: .remove, item: id))
+            if item.containerID == nil { inserts.append((item.listID, try tx.index(of: id, in: item.listID) ?? 0, id)) }
+        }
+        for id in effects.containers.sorted() {
+            var top = try? tx.itemOnBoard(id)
+            while let container = top?.containerID { top = try? tx.item(container) }
+            if let top, !containers.contains(top.id), !inserts.contains(where: { $0.id == top.id }) { containers.append(top.id) }
+        }
+        for insert in inserts.sorted(by: { ($0.list, $0.index) < ($1.list, $1.index) }) {
+            let item = try tx.item(insert.id)
+            changes.append(.init(kind: .insert, item: item.id, list: item.listID, after: try tx.predecessor(of: item.id),
+                                 html: renderer.row(item, contents: kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : [])))
+        }
+        for id in containers {
+            let item = try tx.item(id)
+            changes.append(.init(kind: .replace, item: id, list: item.listID,
+                                 html: renderer.row(item, contents: try tx.rows(in: item.listID, container: item.id))))
+        }
+        if tx.hasZones {
+            for zoneID in effects.zones.sorted() {
+                guard let zone = kit.zone(zoneID) else { continue }
+                changes.append(.init(kind: .zone, item: zone.id, html: renderer.zone(try ZoneView(zone, tx))))
+            }
+        }
+        return changes
+    }
+
+    /// Where `browser`'s undo and redo stand on `board` (nil: anywhere).
+    func undoState(browser: String, board: String?) throws -> UndoState {
+        try store.undoState(owner: Self.historyOwner(browser), board: board)
+    }
+
+    /// Keeps a removed image's file while the undo history may bring it back (in `removed/`).
+    func retireImageFile(_ id: String) {
+        moveImageFile(id, from: "", to: "removed/")
+    }
+
+    private func moveImageFile(_ id: String, from: String, to: String) {
+        let source = imagesDirectory.appendingPathComponent(from + id)
+        let destination = imagesDirectory.appendingPathComponent(to + id)
+        // Made when first needed: most boards never remove an image.
+        try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: destination)
+        try? FileManager.default.moveItem(at: source, to: destination)
+    }
+
+    /// Deletes the files of removed images older than the history that could bring them back.
+    func pruneRetiredImages(now: Date = Date()) {
+        Self.removeEntries(of: imagesDirectory.appendingPathComponent("removed"), olderThan: now - BoardStore.undoRetention)
+    }
+
+    /// Removes what `folder` holds that was last modified before `date`.
+    static func removeEntries(of folder: URL, olderThan date: Date) {
+        let entries = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for entry in entries {
+            let modified = (try? entry.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? date
+            if modified < date { try? FileManager.default.removeItem(at: entry) }
+        }
+    }
+}
