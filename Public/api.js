@@ -2,6 +2,7 @@
 // progress, and a queue that keeps at most one request of a drag in flight.
 
 import { OFFLINE_MESSAGE, reportOffline } from './connection.js';
+import { CSRF_TOKEN } from './selectors.js';
 
 /** A request that never reached the server: a message for people, and the banner goes up. */
 function unreachable() {
@@ -11,7 +12,7 @@ function unreachable() {
 
 /** The protocol client of one board: every session it begins names the page's board. */
 export function createApi(root, boardID) {
-  const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
+  const csrf = root.querySelector(CSRF_TOKEN)?.content ?? '';
   async function request(method, path, body) {
     const response = await fetch(path, {
       method,

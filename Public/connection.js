@@ -2,10 +2,7 @@
 // (or the live updates drop), an offline banner says so; the page stays usable; the server is
 // asked again with backoff; once it answers, the banner goes and the board catches up.
 
-/** Dispatched on `window` by the protocol client when a request could not reach the server. */
-export const OFFLINE_EVENT = 'dragboard:offline';
-/** Dispatched on `window` once the server answers again. */
-export const ONLINE_EVENT = 'dragboard:online';
+import { OFFLINE_EVENT, ONLINE_EVENT } from './events.js';
 
 /** What the person reads when a request could not reach the server. */
 export const OFFLINE_MESSAGE = 'The server can’t be reached.';

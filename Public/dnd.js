@@ -8,13 +8,14 @@ import { createAutoScroll } from './autoscroll.js';
 import { initContainers } from './containers.js';
 import { initConnection } from './connection.js';
 import { createFeedback } from './feedback.js';
-import { nearestGap } from './gaps.js';
+import { locateInList } from './gaps.js';
 import { initForms } from './forms.js';
 import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
 import { initPaging } from './paging.js';
 import { representationsOf } from './representations.js';
+import { BOARD, BOARD_LIST, BOARD_LIST_HEADER, LIST_DROP_TARGET, LIST_TITLE, ROW, ROW_DROP_TARGET, listOf } from './selectors.js';
 import { draggedRows, initSelection } from './selection.js';
 import { SESSION_TYPE, createDragController, isAccepted, newToken } from './session.js';
 import { createSpringLoader } from './springload.js';
@@ -26,7 +27,7 @@ import { uploadFiles } from './uploads.js';
 
 /** Starts everything on `root`; returns the cleanup. */
 export function init(root = document) {
-  const board = root.querySelector('[data-board]');
+  const board = root.querySelector(BOARD);
   if (!board) return () => {};
   const boardID = board.dataset.board || 'demo';
   const api = createApi(root, boardID);
@@ -42,7 +43,7 @@ export function init(root = document) {
     initMoveMenu(root, view, drags),
     initContainers(root),
     initPaging(root, view, boardID),
-    initTouch(root, view, drags),
+    initTouch(root, drags),
     () => feedback.remove(),
     initUndo(root, view, boardID),
     initConnection(board, { probe: api.board, onBack: () => view.resync() }),
@@ -74,37 +75,31 @@ function initDragAndDrop(root, api, view, drags, feedback) {
   function targetOf(node) {
     if (!(node instanceof Element)) return null;
     // Lists dragged by their headers have one target: the board, as the collection of lists.
-    if (drag?.kind === 'lists') return node.closest('[data-lists]');
-    return node.closest('[data-list], [data-zone]');
+    if (drag?.kind === 'lists') return node.closest(LIST_DROP_TARGET);
+    return node.closest(ROW_DROP_TARGET);
   }
 
   /** Where the pointer is over `target`: a row and how far down it, or no row. */
   function locate(target, event) {
     if (target.dataset.lists) return locateList(target, event);
     if (!target.dataset.list) return { row: null };
-    const rows = view.rowsOf(target);
-    const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
-    if (!rows) return { row: null };
-    if (!row || row.parentElement !== rows) return nearestGap(rows, event.clientY);
-    const box = row.getBoundingClientRect();
-    const fraction = box.height > 0 ? Math.min(1, Math.max(0, (event.clientY - box.top) / box.height)) : 0.5;
-    return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };
+    return locateInList(target, event.target, event.clientY);
   }
 
   /** Over the board: which list is under the pointer, and how far across it (lists stand in columns). */
   function locateList(target, event) {
-    const list = event.target instanceof Element ? event.target.closest('.list[data-list]') : null;
+    const list = event.target instanceof Element ? event.target.closest(BOARD_LIST) : null;
     if (!list) return { row: null };
     const box = list.getBoundingClientRect();
     const fraction = box.width > 0 ? Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) : 0.5;
-    return { row: [...target.querySelectorAll('.list[data-list]')].indexOf(list), fraction, item: list.dataset.list };
+    return { row: [...target.querySelectorAll(BOARD_LIST)].indexOf(list), fraction, item: list.dataset.list };
   }
 
   /** `dragstart` on a list's header: the list travels; rows of other lists stay where they are. */
   function startListDrag(event, list) {
     const session = drags.begin({ rows: [list], list: '_board', kind: 'lists' });
     const transfer = event.dataTransfer;
-    transfer.setData('text/plain', list.querySelector('.list-title')?.textContent ?? '');
+    transfer.setData('text/plain', list.querySelector(LIST_TITLE)?.textContent ?? '');
     transfer.setData(`${SESSION_TYPE}-${session.token}`, session.token);
     transfer.effectAllowed = 'move';
     drag = session;
@@ -122,11 +117,11 @@ function initDragAndDrop(root, api, view, drags, feedback) {
 
   function onDragStart(event) {
     abandon();   // a new drag always starts clean
-    const row = event.target instanceof Element ? event.target.closest('[data-list] > .rows > [data-item]') : null;
-    const header = !row && event.target instanceof Element ? event.target.closest('.list[data-list] > .list-header') : null;
+    const row = event.target instanceof Element ? event.target.closest(ROW) : null;
+    const header = !row && event.target instanceof Element ? event.target.closest(BOARD_LIST_HEADER) : null;
     if (header) { startListDrag(event, header.parentElement); return; }
     if (!row) return;
-    const list = row.closest('[data-list]');
+    const list = listOf(row);
     const rows = draggedRows(row);
     const transfer = event.dataTransfer;
     writeRepresentations(transfer, rows);

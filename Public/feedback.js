@@ -1,5 +1,7 @@
 // Draws what the server decided while a drag hovers a target: attributes, indicator, badge.
 
+import { BOARD_LIST } from './selectors.js';
+
 export function createFeedback() {
   const indicator = document.createElement('div');
   indicator.className = 'drop-indicator';
@@ -46,7 +48,7 @@ export function createFeedback() {
     }
     if (decision.op !== 'copy' && decision.op !== 'move') return;
     if (target.dataset.lists) {
-      const lists = [...target.querySelectorAll('.list[data-list]')];
+      const lists = [...target.querySelectorAll(BOARD_LIST)];
       const before = decision.destination == null ? null : lists[decision.destination];
       drawnInto = before ?? lists[lists.length - 1] ?? null;
       drawnInto?.setAttribute(before ? 'data-drop-before' : 'data-drop-after', '');

@@ -3,6 +3,10 @@
 // with the same changes it pushes to every other viewer.
 
 import { reportOffline } from './connection.js';
+import {
+  BOARD_TITLE, EDITABLE_BOARD_TITLE, EDITABLE_LIST_TITLE, FORM, LIST_TITLE, ROW,
+  actionSelector, formSelector, listOf, rowsOf, titleOf,
+} from './selectors.js';
 
 /** Starts the forms and title editing of the board page `root`; returns the cleanup. */
 export function initForms(root, view) {
@@ -35,18 +39,18 @@ export function initForms(root, view) {
   function confirmed(form, submitter) {
     const kind = form.dataset.form;
     if (kind === 'delete-board') {
-      return window.confirm(`Delete the board “${board.querySelector('.board-title')?.textContent ?? ''}” and everything on it?`);
+      return window.confirm(`Delete the board “${board.querySelector(BOARD_TITLE)?.textContent ?? ''}” and everything on it?`);
     }
     if (kind === 'delete-list') {
-      const list = form.closest('[data-list]');
-      const count = list?.querySelectorAll(':scope > .rows > [data-item]').length ?? 0;
-      return count === 0 || window.confirm(`Delete the list “${list.querySelector('.list-title')?.textContent ?? ''}” and its ${count} card${count === 1 ? '' : 's'}?`);
+      const list = listOf(form);
+      const count = list ? rowsOf(list).length : 0;
+      return count === 0 || window.confirm(`Delete the list “${list.querySelector(LIST_TITLE)?.textContent ?? ''}” and its ${count} card${count === 1 ? '' : 's'}?`);
     }
     return true;
   }
 
   function onSubmit(event) {
-    const form = event.target.closest('form[data-form]');
+    const form = event.target.closest(FORM);
     if (!form || !board.contains(form)) return;
     event.preventDefault();
     if (!confirmed(form, event.submitter)) return;
@@ -61,15 +65,15 @@ export function initForms(root, view) {
   let editing = null;
 
   function editableTitle(target) {
-    const row = target.closest('[data-list] > .rows > [data-item]');
-    if (row) return { element: row.querySelector(':scope > .title'), form: row.closest('[data-list]').querySelector(':scope > form[data-form="delete-item"]'), item: row.dataset.item, focus: row };
-    const heading = target.closest('[data-edit="list"]');
+    const row = target.closest(ROW);
+    if (row) return { element: titleOf(row), form: listOf(row).querySelector(`:scope > ${formSelector('delete-item')}`), item: row.dataset.item, focus: row };
+    const heading = target.closest(EDITABLE_LIST_TITLE);
     if (heading) {
-      const list = heading.closest('[data-list]');
-      return { element: heading, form: list.querySelector('form[data-form="rename-list"]'), focus: heading };
+      const list = listOf(heading);
+      return { element: heading, form: list.querySelector(formSelector('rename-list')), focus: heading };
     }
-    const title = target.closest('[data-edit="board"]');
-    if (title) return { element: title, form: board.querySelector('form[data-form="rename-board"]'), focus: title };
+    const title = target.closest(EDITABLE_BOARD_TITLE);
+    if (title) return { element: title, form: board.querySelector(formSelector('rename-board')), focus: title };
     return null;
   }
 
@@ -133,8 +137,8 @@ export function initForms(root, view) {
       return;
     }
     if (event.key === 'Delete') {
-      const row = event.target.closest('[data-list] > .rows > [data-item]');
-      const button = row?.querySelector(':scope > button[data-action="delete"]');
+      const row = event.target.closest(ROW);
+      const button = row?.querySelector(`:scope > ${actionSelector('delete')}`);
       if (!button) return;
       event.preventDefault();
       button.click();

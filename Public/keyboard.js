@@ -19,11 +19,12 @@
 //   Escape (or leaving the row)   cancel; the focus stays on the row
 
 import { revealContainer } from './containers.js';
+import { BOARD_CHANGED, ROWS_LOADED } from './events.js';
+import { isWindowed } from './paging.js';
 import { resolve, entryFor } from './proposals.js';
+import { LIST, ROW, ROW_DROP_TARGET, SELECTED_ROW, listOf, rowById, rowContainer, rowsOf } from './selectors.js';
 import { draggedRows, setSelected } from './selection.js';
 import { isAccepted } from './session.js';
-
-const ROW = '[data-list] > .rows > [data-item]';
 
 /** Starts keyboard dragging and the roving tabindex on `root`; returns the cleanup. */
 export function initKeyboard(root, view, drags) {
@@ -34,10 +35,8 @@ export function initKeyboard(root, view, drags) {
 
   // ---- roving tabindex: one tab stop per list (a container's contents are a list of their own)
 
-  function rowsOf(list) { return [...list.querySelectorAll(':scope > .rows > [data-item]')]; }
-
   function rove() {
-    for (const list of board.querySelectorAll('[data-list]')) {
+    for (const list of board.querySelectorAll(LIST)) {
       const rows = rowsOf(list);
       const current = rows.find((row) => row === document.activeElement) ?? rows.find((row) => row.dataset.stop === '') ?? rows[0];
       for (const row of rows) row.tabIndex = row === current ? 0 : -1;
@@ -46,7 +45,7 @@ export function initKeyboard(root, view, drags) {
 
   /** Makes `row` its list's one tab stop. */
   function markStop(row) {
-    for (const other of rowsOf(row.closest('[data-list]'))) {
+    for (const other of rowsOf(listOf(row))) {
       other.tabIndex = other === row ? 0 : -1;
       if (other !== row) delete other.dataset.stop;
     }
@@ -63,7 +62,7 @@ export function initKeyboard(root, view, drags) {
 
   function placesOf(target) {
     if (!target.dataset.list) return [{ location: { row: null } }];
-    const rows = [...view.rowsOf(target).children];
+    const rows = [...rowContainer(target).children];
     if (rows.length === 0) return [{ location: { row: null } }];
     const candidates = rows.flatMap((row, index) => [
       { row: index, fraction: 0, item: row.dataset.item },
@@ -93,14 +92,14 @@ export function initKeyboard(root, view, drags) {
     revealContainer(target);   // a box's contents, chosen from the keyboard, open at once
     carry.session.decide(target, location, false);
     carry.session.setTarget(target, location);
-    const marker = location.row == null ? target : view.rowsOf(target).children[location.row];
+    const marker = location.row == null ? target : rowContainer(target).children[location.row];
     marker?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   // ---- picking up, moving, dropping, cancelling
 
   function pickUp(row) {
-    const list = row.closest('[data-list]');
+    const list = listOf(row);
     const rows = draggedRows(row);
     const session = drags.begin({ rows, list: list.dataset.list });
     carry = { session, row, targets: [], targetIndex: -1, places: [], placeIndex: 0, location: null, said: '', quiet: null, pending: [] };
@@ -115,7 +114,7 @@ export function initKeyboard(root, view, drags) {
       if (carry !== current) return;
       if (!answer) { finish(); return; }
       view.say(answer.announcement ?? '');
-      current.targets = [...board.querySelectorAll('[data-list], [data-zone]')].filter((target) => entryFor(answer.table, target));
+      current.targets = [...board.querySelectorAll(ROW_DROP_TARGET)].filter((target) => entryFor(answer.table, target));
       // The drag starts where the row is: the gap before it in its own list, said by the pick-up words.
       const start = current.targets.indexOf(list);
       current.places = placesOf(list);
@@ -135,7 +134,7 @@ export function initKeyboard(root, view, drags) {
     // Past the last loaded row of a list that holds more: the move goes on once paging.js has
     // loaded the next rows (showing that last row brings them).
     const next = carry.placeIndex + delta;
-    carry.beyond = next >= carry.places.length && Number(target.dataset.rowCount) > rowsOf(target).length ? delta : 0;
+    carry.beyond = next >= carry.places.length && isWindowed(target) ? delta : 0;
     show(carry.targetIndex, next);
   }
 
@@ -181,17 +180,17 @@ export function initKeyboard(root, view, drags) {
     const changes = answer?.changes ?? [];
     const id = changes.find((change) => change.kind === 'insert')?.item
       ?? changes.find((change) => change.kind === 'replace')?.item ?? row.dataset.item;
-    const moved = board.querySelector(`${ROW}[data-item="${CSS.escape(id)}"]`) ?? (row.isConnected ? row : null);
+    const moved = rowById(board, id) ?? (row.isConnected ? row : null);
     focusRow(moved);
   }
 
   // ---- selection from the keyboard
 
   function extend(row, to) {
-    const rows = rowsOf(row.closest('[data-list]'));
+    const rows = rowsOf(listOf(row));
     if (!anchor || !rows.includes(anchor)) anchor = row;
     const [from, until] = [rows.indexOf(anchor), rows.indexOf(to)].sort((a, b) => a - b);
-    for (const selected of board.querySelectorAll('[data-item].is-selected')) setSelected(selected, false);
+    for (const selected of board.querySelectorAll(SELECTED_ROW)) setSelected(selected, false);
     rows.forEach((candidate, index) => setSelected(candidate, index >= from && index <= until));
   }
 
@@ -213,7 +212,7 @@ export function initKeyboard(root, view, drags) {
       return;
     }
     if (event.altKey) return;
-    const rows = rowsOf(row.closest('[data-list]'));
+    const rows = rowsOf(listOf(row));
     const index = rows.indexOf(row);
     const next = { ArrowUp: rows[index - 1], ArrowDown: rows[index + 1], Home: rows[0], End: rows[rows.length - 1] }[key];
     if (next !== undefined) {
@@ -261,13 +260,13 @@ export function initKeyboard(root, view, drags) {
   }
 
   rove();
-  board.addEventListener('board:rows', onRowsLoaded);
+  board.addEventListener(ROWS_LOADED, onRowsLoaded);
   const listeners = [['keydown', onKeyDown, true], ['focusin', onFocusIn, false], ['focusout', onFocusOut, false], ['dragstart', onDragStart, false]];
   listeners.forEach(([type, listener, capture]) => root.addEventListener(type, listener, capture));
-  board.addEventListener('board:changed', rove);
+  board.addEventListener(BOARD_CHANGED, rove);
   return () => {
     listeners.forEach(([type, listener, capture]) => root.removeEventListener(type, listener, capture));
-    board.removeEventListener('board:changed', rove);
-    board.removeEventListener('board:rows', onRowsLoaded);
+    board.removeEventListener(BOARD_CHANGED, rove);
+    board.removeEventListener(ROWS_LOADED, onRowsLoaded);
   };
 }

@@ -2,7 +2,8 @@
 // browser reconnects by itself while it can; a stream it gave up on is opened again once the
 // server answers (connection.js), and the `hello` of every connection lets the page catch up.
 
-import { ONLINE_EVENT, reportOffline } from './connection.js';
+import { reportOffline } from './connection.js';
+import { LIVE_CHANGES, LIVE_HELLO, LIVE_VERSION, ONLINE_EVENT } from './events.js';
 
 export function initLiveUpdates(view, boardID) {
   if (!('EventSource' in window)) return () => {};
@@ -15,9 +16,9 @@ export function initLiveUpdates(view, boardID) {
   };
   function open() {
     source = new EventSource(`/boards/${encodeURIComponent(boardID)}/events`);
-    source.addEventListener('changes', onChanges);
-    source.addEventListener('hello', onVersion);
-    source.addEventListener('version', onVersion);
+    source.addEventListener(LIVE_CHANGES, onChanges);
+    source.addEventListener(LIVE_HELLO, onVersion);
+    source.addEventListener(LIVE_VERSION, onVersion);
     source.addEventListener('error', reportOffline);
   }
   const reopen = () => { if (source.readyState === EventSource.CLOSED) { source.close(); open(); } };

@@ -4,9 +4,11 @@
 // target's end through the same drag controller and API as the mouse. Without JavaScript the
 // same button submits a GET form to the server's move page (`/boards/<id>/move?item=<id>`).
 
+import { ROW, actionSelector, listOf, listSelector, rowById, rowContainer, titleOf, zoneSelector } from './selectors.js';
 import { draggedRows } from './selection.js';
 
-const ROW = '[data-list] > .rows > [data-item]';
+/** An entry of the menu (which this module makes). */
+const MENU_ITEM = '[role="menuitem"]';
 
 /** Starts the move-to menus of `root`'s rows; returns the cleanup. */
 export function initMoveMenu(root, view, drags) {
@@ -21,20 +23,20 @@ export function initMoveMenu(root, view, drags) {
 
   /** Where a menu drop lands: after a list's last row (over nothing in an empty list), or on a zone. */
   function endOf(target) {
-    const rows = target.dataset.list ? [...view.rowsOf(target).children] : [];
+    const rows = target.dataset.list ? [...rowContainer(target).children] : [];
     const last = rows[rows.length - 1];
     return last ? { row: rows.length - 1, fraction: 1, item: last.dataset.item } : { row: null };
   }
 
   function show(row, button) {
-    const session = drags.begin({ rows: draggedRows(row), list: row.closest('[data-list]').dataset.list });
+    const session = drags.begin({ rows: draggedRows(row), list: listOf(row).dataset.list });
     open = { session, row, button };
     const current = open;
     const box = button.getBoundingClientRect();
     menu.style.left = `${box.left + window.scrollX}px`;
     menu.style.top = `${box.bottom + window.scrollY + 4}px`;
     menu.replaceChildren();
-    menu.setAttribute('aria-label', `Move ${row.querySelector(':scope > .title')?.textContent ?? ''} to`);
+    menu.setAttribute('aria-label', `Move ${titleOf(row)?.textContent ?? ''} to`);
     menu.hidden = false;
     button.setAttribute('aria-expanded', 'true');
     session.ready.then((answer) => {
@@ -42,7 +44,7 @@ export function initMoveMenu(root, view, drags) {
       if (!answer) { close(false); return; }
       const entries = answer.table.targets.filter((entry) => entry.menu);
       for (const entry of entries) {
-        const selector = entry.target.list != null ? `[data-list="${CSS.escape(entry.target.list)}"]` : `[data-zone="${CSS.escape(entry.target.zone)}"]`;
+        const selector = entry.target.list != null ? listSelector(entry.target.list) : zoneSelector(entry.target.zone);
         if (!board.querySelector(selector)) continue;
         const item = document.createElement('button');
         item.type = 'button';
@@ -57,7 +59,7 @@ export function initMoveMenu(root, view, drags) {
         none.textContent = answer.nowhere ?? '';
         menu.append(none);
       }
-      menu.querySelector('[role="menuitem"]')?.focus();
+      menu.querySelector(MENU_ITEM)?.focus();
     });
   }
 
@@ -85,16 +87,16 @@ export function initMoveMenu(root, view, drags) {
     session.drop(target, location);
     session.end().then(() => session.dropped).then((answer) => {
       const id = answer?.changes?.find((change) => change.kind === 'insert')?.item ?? row.dataset.item;
-      const moved = board.querySelector(`${ROW}[data-item="${CSS.escape(id)}"]`) ?? (row.isConnected ? row : null);
+      const moved = rowById(board, id) ?? (row.isConnected ? row : null);
       moved?.focus();
     });
   }
 
   function onClick(event) {
     if (!(event.target instanceof Element)) return;
-    const item = event.target.closest('.move-menu [role="menuitem"]');
+    const item = event.target.closest(`.move-menu ${MENU_ITEM}`);
     if (item && open) { choose(item); return; }
-    const button = event.target.closest('button[data-action="move-to"]');
+    const button = event.target.closest(actionSelector('move-to'));
     if (button && board.contains(button)) {
       event.preventDefault();   // with JavaScript the menu replaces the server's move page
       const wasOpen = open?.button === button;
@@ -107,7 +109,7 @@ export function initMoveMenu(root, view, drags) {
 
   function onKeyDown(event) {
     if (!open || !menu.contains(event.target)) return;
-    const items = [...menu.querySelectorAll('[role="menuitem"]')];
+    const items = [...menu.querySelectorAll(MENU_ITEM)];
     const index = items.indexOf(event.target);
     const next = { ArrowDown: items[index + 1] ?? items[0], ArrowUp: items[index - 1] ?? items[items.length - 1], Home: items[0], End: items[items.length - 1] }[event.key];
     if (next) { event.preventDefault(); next.focus(); return; }

@@ -13,13 +13,17 @@
 // End on a 10,000-row list focuses the last loaded row; reaching it loads the next window, so a
 // second End goes further. Nothing ever loads the whole list at once.
 
-const LIST = '[data-list][data-row-count]';
+import { BOARD_CHANGED, ROWS_LOADED } from './events.js';
+import { LIST, SHOWN_COUNT, SHOW_MORE, rowContainer, rowsOf } from './selectors.js';
+
+/** Whether the page shows only the first rows of `list` (its `data-row-count` says it holds more). */
+export function isWindowed(list) {
+  return Number(list.dataset.rowCount) > rowsOf(list).length;
+}
 
 export function initPaging(root, view, boardID) {
   const { board } = view;
   const loading = new Set();
-  const rowsIn = (list) => [...view.rowsOf(list).querySelectorAll(':scope > [data-item]')];
-  const windowed = (list) => Number(list.dataset.rowCount) > rowsIn(list).length;
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       const list = entry.target.closest(LIST);
@@ -32,19 +36,19 @@ export function initPaging(root, view, boardID) {
     observer.disconnect();
     for (const list of board.querySelectorAll(LIST)) {
       showCount(list);
-      const rows = rowsIn(list);
-      if (windowed(list) && rows.length) observer.observe(rows[rows.length - 1]);
+      const rows = rowsOf(list);
+      if (isWindowed(list) && rows.length) observer.observe(rows[rows.length - 1]);
     }
   }
 
   /** The "Show more" link says how many rows are shown; it goes once every row is. */
   function showCount(list) {
-    const link = list.querySelector(':scope > [data-show-more]');
+    const link = list.querySelector(`:scope > ${SHOW_MORE}`);
     if (!link) return;
-    if (!windowed(list)) { link.remove(); return; }
-    const shown = rowsIn(list).length;
+    if (!isWindowed(list)) { link.remove(); return; }
+    const shown = rowsOf(list).length;
     const total = Number(list.dataset.rowCount);
-    const count = link.querySelector('[data-shown]');
+    const count = link.querySelector(SHOWN_COUNT);
     if (count) count.textContent = `(${shown} of ${total} shown)`;
   }
 
@@ -53,17 +57,17 @@ export function initPaging(root, view, boardID) {
     return new Promise((resolve) => {
       const check = () => {
         if (view.version() < version) return;
-        board.removeEventListener('board:changed', check);
+        board.removeEventListener(BOARD_CHANGED, check);
         resolve();
       };
-      board.addEventListener('board:changed', check);
+      board.addEventListener(BOARD_CHANGED, check);
       check();
     });
   }
 
   /** The page's next change, whatever it is. */
   function nextChange() {
-    return new Promise((resolve) => board.addEventListener('board:changed', resolve, { once: true }));
+    return new Promise((resolve) => board.addEventListener(BOARD_CHANGED, resolve, { once: true }));
   }
 
   async function fetchRows(list, after) {
@@ -80,8 +84,8 @@ export function initPaging(root, view, boardID) {
     loading.add(list);
     try {
       for (let attempt = 0; attempt < 8; attempt += 1) {
-        if (!board.contains(list) || !windowed(list)) return false;
-        const last = rowsIn(list).pop()?.dataset.item ?? null;
+        if (!board.contains(list) || !isWindowed(list)) return false;
+        const last = rowsOf(list).pop()?.dataset.item ?? null;
         const { status, answer } = await fetchRows(list.dataset.list, last);
         if (!answer) {
           // The row the window follows moved or went since: the page learns it, then asks again.
@@ -90,14 +94,14 @@ export function initPaging(root, view, boardID) {
         }
         await reaching(answer.version);
         if (!board.contains(list)) return false;
-        if (view.version() !== answer.version || (rowsIn(list).pop()?.dataset.item ?? null) !== (answer.after ?? null)) continue;
+        if (view.version() !== answer.version || (rowsOf(list).pop()?.dataset.item ?? null) !== (answer.after ?? null)) continue;
         const template = document.createElement('template');
         template.innerHTML = answer.html;
-        const known = new Set(rowsIn(list).map((row) => row.dataset.item));
+        const known = new Set(rowsOf(list).map((row) => row.dataset.item));
         for (const row of [...template.content.children]) if (known.has(row.dataset.item)) row.remove();
-        view.rowsOf(list).append(template.content);
+        rowContainer(list).append(template.content);
         list.dataset.rowCount = String(answer.total);
-        list.dispatchEvent(new CustomEvent('board:rows', { bubbles: true, detail: { list: list.dataset.list, count: answer.count } }));
+        list.dispatchEvent(new CustomEvent(ROWS_LOADED, { bubbles: true, detail: { list: list.dataset.list, count: answer.count } }));
         return true;
       }
       return false;
@@ -109,20 +113,20 @@ export function initPaging(root, view, boardID) {
 
   /** "Show more" with JavaScript: the next rows in place, the focus on the first of them. */
   async function onClick(event) {
-    const link = event.target instanceof Element ? event.target.closest('[data-show-more]') : null;
+    const link = event.target instanceof Element ? event.target.closest(SHOW_MORE) : null;
     const list = link?.closest(LIST);
     if (!list) return;
     event.preventDefault();
-    const before = rowsIn(list).length;
-    if (await load(list)) rowsIn(list)[before]?.focus();
+    const before = rowsOf(list).length;
+    if (await load(list)) rowsOf(list)[before]?.focus();
   }
 
   root.addEventListener('click', onClick);
-  board.addEventListener('board:changed', watch);
+  board.addEventListener(BOARD_CHANGED, watch);
   watch();
   return () => {
     observer.disconnect();
     root.removeEventListener('click', onClick);
-    board.removeEventListener('board:changed', watch);
+    board.removeEventListener(BOARD_CHANGED, watch);
   };
 }

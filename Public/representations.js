@@ -5,6 +5,8 @@
  * goes, and how the title is escaped there); a row the server could not describe that way still
  * carries its own, pre-rendered, in `data-drag`.
  */
+import { DRAG_RECIPES, titleOf } from './selectors.js';
+
 const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 const ESCAPES = {
@@ -16,7 +18,7 @@ const ESCAPES = {
 
 export function representationsOf(row) {
   if (row.dataset.drag) return JSON.parse(row.dataset.drag);
-  const recipes = JSON.parse(row.closest('[data-drag-recipes]')?.dataset.dragRecipes || '{}');
-  const title = row.querySelector(':scope > .title')?.textContent ?? '';
+  const recipes = JSON.parse(row.closest(DRAG_RECIPES)?.dataset.dragRecipes || '{}');
+  const title = titleOf(row)?.textContent ?? '';
   return (recipes[row.dataset.kind] || []).map(([type, escape, parts]) => [type, parts.join(ESCAPES[escape](title))]);
 }

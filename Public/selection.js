@@ -1,20 +1,21 @@
 // Row selection with the mouse: click, Ctrl/⌘-click to toggle, Shift-click to extend.
 
+import { ROW, SELECTED_ROW, listOf, rowsOf } from './selectors.js';
+
 export function initSelection(root) {
   let anchor = null;
-  function rowsOfList(list) { return [...list.querySelectorAll(':scope > .rows > [data-item]')]; }
   const select = setSelected;
   function clearOthers(list) {
-    for (const row of root.querySelectorAll('[data-item].is-selected')) {
-      if (row.closest('[data-list]') !== list) select(row, false);
+    for (const row of root.querySelectorAll(SELECTED_ROW)) {
+      if (listOf(row) !== list) select(row, false);
     }
   }
   function onClick(event) {
     if (event.target.closest('summary, a, button')) return;
-    const row = event.target.closest('[data-list] > .rows > [data-item]');
+    const row = event.target.closest(ROW);
     if (!row) return;
-    const list = row.closest('[data-list]');
-    const rows = rowsOfList(list);
+    const list = listOf(row);
+    const rows = rowsOf(list);
     clearOthers(list);
     if (event.shiftKey && anchor && rows.includes(anchor)) {
       const [from, to] = [rows.indexOf(anchor), rows.indexOf(row)].sort((a, b) => a - b);
@@ -33,12 +34,11 @@ export function initSelection(root) {
 
 /** The rows a drag of `row` carries: the selection of its list when it includes the row. */
 export function draggedRows(row) {
-  const list = row.closest('[data-list]');
   if (!row.classList.contains('is-selected')) {
-    for (const selected of document.querySelectorAll('[data-item].is-selected')) setSelected(selected, false);
+    for (const selected of document.querySelectorAll(SELECTED_ROW)) setSelected(selected, false);
     return [row];
   }
-  return [...list.querySelectorAll(':scope > .rows > [data-item].is-selected')];
+  return rowsOf(listOf(row)).filter((candidate) => candidate.classList.contains('is-selected'));
 }
 
 /**

@@ -29,7 +29,7 @@
 //   session.end() → Promise<outcome|null>
 //     After a drop or a cancel: waits for the drop, releases live updates, applies the drop's
 //     changes, posts `end` and catches up when another window took the drop. Dispatches
-//     `board:dragend` on the root with the server's outcome.
+//     DRAG_ENDED (events.js) on the root with the server's outcome.
 //   session.finishForeign()
 //     A foreign drag is over in this page (dropped or left the window).
 //   session.sayRefusal()
@@ -40,7 +40,9 @@
 // `{ row: null }` (over the target but no row), exactly what the server's engine resolves.
 
 import { createRequestQueue } from './api.js';
+import { DRAG_ENDED } from './events.js';
 import { NO_DROP, entryFor, resolve } from './proposals.js';
+import { WELL_STATUS, rowContainer } from './selectors.js';
 
 export const SESSION_TYPE = 'application/x-dragboard-session';
 
@@ -103,7 +105,7 @@ export function createDragController({ root = document, api, view, feedback }) {
       session.location = location;
       const decision = session.failed ? { ...NO_DROP, reason: session.failedReason ?? null } : resolve(session.table, entryFor(session.table, target), location, copy);
       session.decision = decision;
-      feedback.draw(target, decision, target?.dataset.list ? view.rowsOf(target) : null);
+      feedback.draw(target, decision, target?.dataset.list ? rowContainer(target) : null);
       return decision;
     };
 
@@ -136,7 +138,7 @@ export function createDragController({ root = document, api, view, feedback }) {
           // window of this app shows up here, and this page catches up.
           if (outcome.version > view.version()) view.resync(outcome.version);
           if (!session.dropped && outcome.operation === 'cancel') session.sayRefusal();
-          root.dispatchEvent(new CustomEvent('board:dragend', { detail: outcome }));
+          root.dispatchEvent(new CustomEvent(DRAG_ENDED, { detail: outcome }));
           return outcome;
         })
         .catch(() => { view.holdUpdates(false); return null; });
@@ -167,7 +169,7 @@ export function createDragController({ root = document, api, view, feedback }) {
     return (error) => {
       // Unacknowledged is not done: nothing moves on the page until the server answers.
       view.say(error.offline ? 'Not dropped: the server can’t be reached. The board catches up when it is back.' : error.message, 'error');
-      const status = target?.querySelector('.well-status');
+      const status = target?.querySelector(WELL_STATUS);
       if (status) status.textContent = error.message;
       if (error.status === 409) view.resync();
       return null;

@@ -3,6 +3,8 @@
 // (`data-spring-loading`) while the timer runs; moving off the row cancels it.
 
 import { closedContainerOf } from './containers.js';
+import { SPRING_LOADED } from './events.js';
+import { ROW } from './selectors.js';
 
 /** How long a drag must hold over a closed container before it opens. */
 export const SPRING_LOAD_DELAY = 700;
@@ -21,7 +23,7 @@ export function createSpringLoader(delay = SPRING_LOAD_DELAY) {
 
   /** The row a drag is over now (any element inside it will do), or null. */
   function hover(node) {
-    const candidate = node instanceof Element ? node.closest('[data-item]') : null;
+    const candidate = node instanceof Element ? node.closest(ROW) : null;
     if (candidate === row) return;
     cancel();
     const details = closedContainerOf(candidate);
@@ -32,7 +34,7 @@ export function createSpringLoader(delay = SPRING_LOAD_DELAY) {
       const opened = row;
       cancel();
       details.open = true;
-      opened.dispatchEvent(new CustomEvent('board:springloaded', { bubbles: true }));
+      opened.dispatchEvent(new CustomEvent(SPRING_LOADED, { bubbles: true }));
     }, delay);
   }
 

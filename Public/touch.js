@@ -8,7 +8,8 @@
 //   move before the press fires          scrolls as usual; a short tap selects (selection.js)
 
 import { createAutoScroll } from './autoscroll.js';
-import { nearestGap } from './gaps.js';
+import { locateInList } from './gaps.js';
+import { LIST, ROW, ROW_DROP_TARGET, listOf } from './selectors.js';
 import { draggedRows } from './selection.js';
 import { isAccepted } from './session.js';
 import { createSpringLoader } from './springload.js';
@@ -17,10 +18,8 @@ import { createSpringLoader } from './springload.js';
 export const LONG_PRESS = 400;
 const SLOP = 10;
 
-const ROW = '[data-list] > .rows > [data-item]';
-
 /** Starts touch and pen dragging on `root`; returns the cleanup. */
-export function initTouch(root, view, drags) {
+export function initTouch(root, drags) {
   const spring = createSpringLoader();
   const autoScroll = createAutoScroll();
   /** A press that may become a drag: pointer, row, where it began, its timer. */
@@ -31,19 +30,12 @@ export function initTouch(root, view, drags) {
   let swallowClick = false;
 
   function targetAt(element) {
-    return element instanceof Element ? element.closest('[data-list], [data-zone]') : null;
+    return element instanceof Element ? element.closest(ROW_DROP_TARGET) : null;
   }
 
   /** Where the point is over `target`: a row of it and how far down, or no row (as dnd.js). */
   function locate(target, element, y) {
-    if (!target.dataset.list) return { row: null };
-    const rows = view.rowsOf(target);
-    const row = element.closest(ROW);
-    if (!rows) return { row: null };
-    if (!row || row.parentElement !== rows) return nearestGap(rows, y);
-    const box = row.getBoundingClientRect();
-    const fraction = box.height > 0 ? Math.min(1, Math.max(0, (y - box.top) / box.height)) : 0.5;
-    return { row: Array.prototype.indexOf.call(rows.children, row), fraction, item: row.dataset.item };
+    return target.dataset.list ? locateInList(target, element, y) : { row: null };
   }
 
   function cancelPress() {
@@ -63,12 +55,12 @@ export function initTouch(root, view, drags) {
   /** The long-press fired: the row (with its list's selection) is picked up. */
   function begin(row, x, y, pointerId) {
     press = null;
-    const list = row.closest('[data-list]');
+    const list = listOf(row);
     const rows = draggedRows(row);
     const session = drags.begin({ rows, list: list.dataset.list });
     const ghost = row.cloneNode(true);
     ghost.removeAttribute('data-item');
-    ghost.querySelectorAll('[data-item], [data-list]').forEach((node) => { delete node.dataset.item; delete node.dataset.list; });
+    ghost.querySelectorAll(`${ROW}, ${LIST}`).forEach((node) => { delete node.dataset.item; delete node.dataset.list; });
     ghost.className = `${row.className} touch-ghost`;
     ghost.classList.remove('is-dragging', 'is-selected');
     ghost.setAttribute('aria-hidden', 'true');

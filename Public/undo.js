@@ -5,6 +5,12 @@
 // as it is now; when that no longer makes sense it refuses with a reason, shown here, and nothing
 // changes.
 
+import { STATUS_SAID } from './events.js';
+import { BOARD_INDEX, CSRF_TOKEN, STATUS, actionSelector } from './selectors.js';
+
+/** The undo and redo buttons after the status message (which this module makes). */
+const STATUS_ACTION = `.status-actions ${actionSelector('undo')}, .status-actions ${actionSelector('redo')}`;
+
 /** Starts undo and redo on the board page `root`; returns the cleanup. */
 export function initUndo(root, view, boardID) {
   return startUndo(root, view.board, boardID, view.say, (answer) => {
@@ -17,14 +23,14 @@ export function initUndo(root, view, boardID) {
  * anywhere, such as a deleted board); an undone change is shown on its board. Returns the cleanup.
  */
 export function initIndexUndo(root) {
-  const status = root.querySelector('#status');
+  const status = root.querySelector(STATUS);
   const say = (message, kind = 'info') => {
     if (!status) return;
     status.textContent = message ?? '';
     status.dataset.kind = kind;
     actionsOf(status).replaceChildren();
   };
-  const host = root.querySelector('[data-boards]') ?? root.body;
+  const host = root.querySelector(BOARD_INDEX) ?? root.body;
   const cleanup = startUndo(root, host, null, say, (answer) => {
     if (answer.changes?.some((change) => change.kind === 'gone')) window.location.reload();
     else window.location.assign(`/boards/${encodeURIComponent(answer.board)}`);
@@ -66,8 +72,8 @@ function offerIn(status, { undo = false, redo = false, undoName = '', redoName =
 }
 
 function startUndo(root, host, boardID, say, applied) {
-  const status = root.querySelector('#status');
-  const csrf = root.querySelector('meta[name="csrf-token"]')?.content ?? '';
+  const status = root.querySelector(STATUS);
+  const csrf = root.querySelector(CSRF_TOKEN)?.content ?? '';
   let queue = Promise.resolve(null);
   const view = { say };
 
@@ -120,7 +126,7 @@ function startUndo(root, host, boardID, say, applied) {
   }
 
   function onClick(event) {
-    const button = event.target.closest?.('.status-actions button[data-action="undo"], .status-actions button[data-action="redo"]');
+    const button = event.target.closest?.(STATUS_ACTION);
     if (!button) return;
     event.preventDefault();
     run(button.dataset.action === 'redo');
@@ -142,11 +148,11 @@ function startUndo(root, host, boardID, say, applied) {
     }
   }
 
-  host.addEventListener('board:status', onStatus);
+  host.addEventListener(STATUS_SAID, onStatus);
   root.addEventListener('click', onClick);
   document.addEventListener('keydown', onKeyDown);
   return () => {
-    host.removeEventListener('board:status', onStatus);
+    host.removeEventListener(STATUS_SAID, onStatus);
     root.removeEventListener('click', onClick);
     document.removeEventListener('keydown', onKeyDown);
   };

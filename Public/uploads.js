@@ -2,6 +2,8 @@
 // size, which the browser knows at the drop) before a byte is sent; the others are uploaded one
 // by one with progress. A refused file is left out and said by name, with the reason, in words.
 
+import { WELL_PERCENT, WELL_PROGRESS, WELL_STATUS } from './selectors.js';
+
 const MB = 1024 * 1024;
 
 function megabytes(bytes, limit) {
@@ -35,8 +37,8 @@ function refusalOfUpload(file, error) {
  * the reasons of the refused ones. A lost connection rejects.
  */
 export async function uploadFiles(api, token, files, limits, target) {
-  const meter = target.querySelector('.well-progress');
-  const status = target.querySelector('.well-status');
+  const meter = target.querySelector(WELL_PROGRESS);
+  const status = target.querySelector(WELL_STATUS);
   if (status) status.textContent = '';
   const ids = [];
   const refused = [];
@@ -52,7 +54,7 @@ export async function uploadFiles(api, token, files, limits, target) {
           const percent = Math.round(((index + fraction) / sent.length) * 100);
           meter.hidden = false;
           meter.querySelector('progress').value = percent;
-          meter.querySelector('.well-percent').textContent = `${percent}%`;
+          meter.querySelector(WELL_PERCENT).textContent = `${percent}%`;
         });
         ids.push(answer.file);
       } catch (error) {

@@ -1,11 +1,18 @@
 // The board as shown: applies the server's changes exactly once, in version order, and catches
 // up (fetching the board's lists) when it missed one.
 
+import { BOARD_CHANGED, STATUS_SAID } from './events.js';
+import { isWindowed } from './paging.js';
+import {
+  BOARD_LIST, BOARD_TITLE, LIST_GROUP, LIST_TITLE, STATUS,
+  boardListSelector, listSelector, rowById, rowContainer, rowSelector, zoneSelector,
+} from './selectors.js';
+
 /** How long an answer that came early waits for the one before it (see `apply`). */
 const GAP_WAIT_MS = 250;
 
 export function createView(root, board, api) {
-  const status = root.querySelector('#status');
+  const status = root.querySelector(STATUS);
   let deferred = [];
   let dragLive = false;
 
@@ -16,15 +23,7 @@ export function createView(root, board, api) {
     if (!status) return;
     status.textContent = message ?? '';
     status.dataset.kind = kind;
-    board.dispatchEvent(new CustomEvent('board:status', { detail: { message, kind, answer } }));
-  }
-
-  function rowsOf(list) {
-    return list.querySelector(':scope > .rows');
-  }
-
-  function findRow(id) {
-    return board.querySelector(`[data-list] > .rows > [data-item="${CSS.escape(id)}"]`);
+    board.dispatchEvent(new CustomEvent(STATUS_SAID, { detail: { message, kind, answer } }));
   }
 
   function fragment(html) {
@@ -45,47 +44,42 @@ export function createView(root, board, api) {
     if (change.kind === 'resync') return false;   // a list changed: fetch the board's lists
     if (change.kind === 'gone') { leave('/'); return true; }
     if (change.kind === 'title') {
-      const title = board.querySelector('.board-title');
+      const title = board.querySelector(BOARD_TITLE);
       if (title && !title.querySelector('input')) title.textContent = change.html ?? '';
       document.title = `${change.html ?? ''} · Dragboard`;
       return true;
     }
     if (change.kind === 'zone') {
-      const zone = board.querySelector(`[data-zone="${CSS.escape(change.item)}"]`);
+      const zone = board.querySelector(zoneSelector(change.item));
       const element = fragment(change.html);
       if (!zone || !element) return false;
       zone.replaceWith(element);
       return true;
     }
     if (change.kind === 'remove') {
-      findRow(change.item)?.remove();
+      rowById(board, change.item)?.remove();
       return true;
     }
-    const list = board.querySelector(`[data-list="${CSS.escape(change.list)}"]`);
+    const list = board.querySelector(listSelector(change.list));
     const element = fragment(change.html);
     if (!list || !element) return false;
     if (change.kind === 'replace') {
-      const old = findRow(change.item);
-      if (!old) return windowed(list);   // a row beyond the rows this page loaded
+      const old = rowById(board, change.item);
+      if (!old) return isWindowed(list);   // a row beyond the rows this page loaded
       old.replaceWith(element);
       return true;
     }
-    findRow(change.item)?.remove();
+    rowById(board, change.item)?.remove();
     if (change.after == null) {
-      rowsOf(list).prepend(element);
+      rowContainer(list).prepend(element);
       return true;
     }
-    const after = findRow(change.after);
+    const after = rowById(board, change.after);
     // After a row this page has not loaded: the row lands beyond the loaded rows, which stay
     // the list's first rows (paging.js loads the rest in order).
-    if (!after) return windowed(list);
+    if (!after) return isWindowed(list);
     after.after(element);
     return true;
-  }
-
-  /** Whether the page shows only the first rows of `list` (its count says it holds more). */
-  function windowed(list) {
-    return Number(list.dataset.rowCount ?? 0) > rowsOf(list).querySelectorAll(':scope > [data-item]').length;
   }
 
   // Answers that came before the one they follow. Operations committed together (one group
@@ -125,33 +119,33 @@ export function createView(root, board, api) {
     }
     // Totals after the change: a list whose later rows are not loaded counts what moved there.
     for (const [id, count] of Object.entries(update.counts ?? {})) {
-      const list = board.querySelector(`[data-list="${CSS.escape(id)}"]`);
+      const list = board.querySelector(listSelector(id));
       if (list) list.dataset.rowCount = String(count);
     }
     board.dataset.version = String(update.version);
-    board.dispatchEvent(new CustomEvent('board:changed', { detail: update }));
+    board.dispatchEvent(new CustomEvent(BOARD_CHANGED, { detail: update }));
     return true;
   }
 
   /** Where a board's first list goes: the last group of lists (kits end with the catch-all one). */
   function lastListGroup() {
-    const groups = [...board.querySelectorAll('.group:not([aria-label="Drop zones"])')];
+    const groups = [...board.querySelectorAll(LIST_GROUP)];
     return groups[groups.length - 1] ?? null;
   }
 
   /** What has the keyboard focus inside a list (its title or a row), to find again once swapped. */
   function focusedPlace() {
     const active = document.activeElement;
-    const list = active?.closest?.('.list[data-list]');
+    const list = active?.closest?.(BOARD_LIST);
     if (!list || !board.contains(list)) return null;
-    if (active.matches('.list-title')) return { list: list.dataset.list, selector: ':scope .list-title' };
-    if (active.dataset.item) return { list: list.dataset.list, selector: `[data-item="${CSS.escape(active.dataset.item)}"]` };
+    if (active.matches(LIST_TITLE)) return { list: list.dataset.list, selector: LIST_TITLE };
+    if (active.dataset.item) return { list: list.dataset.list, selector: rowSelector(active.dataset.item) };
     return null;
   }
 
   function restoreFocus(place) {
     if (!place || (document.activeElement && document.activeElement !== document.body)) return;
-    board.querySelector(`.list[data-list="${CSS.escape(place.list)}"]`)?.querySelector(place.selector)?.focus();
+    board.querySelector(boardListSelector(place.list))?.querySelector(place.selector)?.focus();
   }
 
   let resyncing = null;
@@ -167,14 +161,14 @@ export function createView(root, board, api) {
       const focus = focusedPlace();
       // Lists are replaced, added after the list before them, and removed, in the board's order.
       const kept = new Set(state.lists.map(({ id }) => id));
-      for (const list of board.querySelectorAll('.list[data-list]')) {
+      for (const list of board.querySelectorAll(BOARD_LIST)) {
         if (!kept.has(list.dataset.list)) list.remove();
       }
-      const shown = [...board.querySelectorAll('.list[data-list]')].map((list) => list.dataset.list);
+      const shown = [...board.querySelectorAll(BOARD_LIST)].map((list) => list.dataset.list);
       const inOrder = shown.join('\n') === state.lists.map(({ id }) => id).filter((id) => shown.includes(id)).join('\n');
       let previous = null;
       for (const { id, html } of state.lists) {
-        const list = board.querySelector(`.list[data-list="${CSS.escape(id)}"]`);
+        const list = board.querySelector(boardListSelector(id));
         const element = fragment(html);
         if (!element) continue;
         if (list && (inOrder || !previous)) list.replaceWith(element);
@@ -187,7 +181,7 @@ export function createView(root, board, api) {
       }
       restoreFocus(focus);
       board.dataset.version = String(state.version);
-      board.dispatchEvent(new CustomEvent('board:changed', { detail: state }));
+      board.dispatchEvent(new CustomEvent(BOARD_CHANGED, { detail: state }));
     }).finally(() => {
       resyncing = null;
       if (again || version() < known) { again = false; resync(); }
@@ -206,5 +200,5 @@ export function createView(root, board, api) {
     }
   }
 
-  return { board, say, apply, resync, holdUpdates, version, rowsOf };
+  return { board, say, apply, resync, holdUpdates, version };
 }
