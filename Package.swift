@@ -46,7 +46,13 @@ let package = Package(
         .target(name: "JSONWriting", swiftSettings: swiftSettings),
         .target(
             name: "Dragboard",
+            dependencies: ["DragAndDrop"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DragboardStore",
             dependencies: [
+                "Dragboard",
                 "DragAndDrop",
                 "JSONWriting",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -57,6 +63,7 @@ let package = Package(
             name: "DragboardHTTP",
             dependencies: [
                 "Dragboard",
+                "DragboardStore",
                 "DragAndDrop",
                 "JSONWriting",
                 "MicroHTTP",
@@ -69,7 +76,7 @@ let package = Package(
         .target(
             name: "DragboardPostgres",
             dependencies: [
-                "Dragboard",
+                "DragboardStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,6 +90,7 @@ let package = Package(
                 "Dragboard",
                 "DragboardHTTP",
                 "DragboardPostgres",
+                "DragboardStore",
                 "Showcase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,7 +99,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "DragboardBench",
-            dependencies: ["DragAndDrop", "Dragboard", "DragboardHTTP", "Showcase"],
+            dependencies: ["DragAndDrop", "Dragboard", "DragboardHTTP", "DragboardStore", "Showcase"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -103,8 +111,8 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardHTTP", "DragboardPostgres", "JSONWriting", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardHTTP", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard", "DragboardHTTP", "JSONWriting"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardPostgres", "JSONWriting", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard", "DragboardStore", "DragboardHTTP", "JSONWriting"], swiftSettings: swiftSettings),
     ]
 )

@@ -58,13 +58,11 @@ struct DoneDropDelegate: ListDropDelegate {
 
 extension BoardKit {
     /// The board: its kinds, and what a new database starts with.
-    static let todo = BoardKit(lists: [TodoList(), DoneList()], seed: { store in
-        try store.seedIfEmpty([
-            (ListRecord(id: "todo", title: "To do", kind: "todo", position: 0),
-             ["Write a delegate", "Mount the routes"].map { NewItem(kind: "text", title: $0) }),
-            (ListRecord(id: "done", title: "Done", kind: "done", position: 1), []),
-        ])
-    })
+    static let todo = BoardKit(lists: [TodoList(), DoneList()], seed: BoardSeed(lists: [
+        (ListRecord(id: "todo", title: "To do", kind: "todo", position: 0),
+         ["Write a delegate", "Mount the routes"].map { NewItem(kind: "text", title: $0) }),
+        (ListRecord(id: "done", title: "Done", kind: "done", position: 1), []),
+    ]))
 }
 // EXAMPLE-END
 

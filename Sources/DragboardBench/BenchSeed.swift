@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 import Foundation
 import Showcase
 
@@ -8,7 +9,7 @@ import Showcase
 enum BenchSeed {
     static func run(path: String, rows: Int) throws {
         let store = try BoardStore(path: path)
-        try Showcase.kit.seed?(store)
+        if let seed = Showcase.kit.seed { try store.seedIfEmpty(seed) }
         for list in ["cat-1", "cat-2", "cat-3"] {
             let extra = rows - (try store.rows(in: list).count)
             guard extra > 0 else { continue }

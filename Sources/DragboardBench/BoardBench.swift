@@ -1,5 +1,6 @@
 import Dragboard
 import DragboardHTTP
+import DragboardStore
 import Foundation
 import Logging
 import MicroHTTP
@@ -14,7 +15,7 @@ enum BoardBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("bench.sqlite").path)
-        try Showcase.kit.seed?(store)
+        if let seed = Showcase.kit.seed { try store.seedIfEmpty(seed) }
         let extra = rows - (try store.rows(in: "cat-1").count)
         if extra > 0 {
             _ = try store.perform(operationID: "bench-seed", fingerprint: "seed") { tx in

@@ -1,5 +1,6 @@
 import Dragboard
 import DragboardHTTP
+import DragboardStore
 import Foundation
 import MicroHTTP
 

@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 import Foundation
 
 extension BoardStore {

@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 /// What one committed change tells the other instances through `NOTIFY`: which board, at which
 /// version, and who made it. Small on purpose (PostgreSQL caps a payload at 8,000 bytes): an
 /// instance that hears of a change makes its viewers fetch the board as it is now.

@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 import NIOCore
 
 /// PostgreSQL (or the way to it) gave no answer within the store's deadline.

@@ -1,5 +1,5 @@
 import Dispatch
-import Dragboard
+import DragboardStore
 import Logging
 import NIOCore
 import PostgresNIO

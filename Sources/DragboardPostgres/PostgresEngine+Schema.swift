@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 extension PostgresEngine {
     /// The schema, as SQLite's migrations leave it, in PostgreSQL's terms: every text column
     /// compares byte by byte (`COLLATE "C"`, as SQLite's BINARY), so order keys sort alike on

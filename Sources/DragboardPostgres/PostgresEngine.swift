@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 import Foundation
 import Logging
 import PostgresNIO

@@ -1,4 +1,4 @@
-import Dragboard
+import DragboardStore
 import Foundation
 
 /// Where a PostgreSQL database is and how to reach it:

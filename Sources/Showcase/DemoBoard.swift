@@ -6,9 +6,8 @@ import Dragboard
 enum DemoBoard {
     static func toy(_ title: String, id: String? = nil) -> NewItem { NewItem(id: id, kind: ToyItem.id, title: title) }
 
-    /// Seeds the board unless the database already has lists.
-    @Sendable static func seed(_ store: BoardStore) throws {
-        let lists: [(ListRecord, [NewItem])] = [
+    /// What a new database starts with.
+    static let seed = BoardSeed(lists: [
             (ListRecord(id: "cat-1", title: "Whiskers", kind: CatList.id, position: 0),
              [toy("Ball of yarn"), toy("Feather wand"), toy("Catnip mouse")]),
             (ListRecord(id: "cat-2", title: "Tom", kind: CatList.id, position: 1),
@@ -25,10 +24,8 @@ enum DemoBoard {
              [("box-red", "Red box"), ("box-blue", "Blue box"), ("box-green", "Green box")].map {
                  NewItem(id: $0.0, kind: BoxItem.id, title: $0.1)
              }),
-        ]
-        try store.seedIfEmpty(lists, containers: [
+        ], containers: [
             "box-red": [toy("Rubber duck")],
             "box-green": [toy("Spinning top"), toy("Marble")],
         ])
-    }
 }

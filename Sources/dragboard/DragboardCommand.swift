@@ -3,9 +3,10 @@ import Dispatch
 import Dragboard
 import DragboardHTTP
 import DragboardPostgres
-import Showcase
+import DragboardStore
 import Foundation
 import Logging
+import Showcase
 import Synchronization
 
 @main

@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Foundation
 import Glibc
 import MicroHTTP

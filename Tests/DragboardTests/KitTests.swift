@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Foundation
 import Testing
 @testable import Dragboard
@@ -18,12 +19,10 @@ import Testing
         func performDrop(in list: ListTarget, with coordinator: inout DropCoordinator) throws {}
     }
 
-    static let kit = BoardKit(lists: [Shelf()], seed: { store in
-        try store.seedIfEmpty([
-            (ListRecord(id: "shelf", title: "Shelf", kind: "shelf", position: 0), [NewItem(id: "mug", kind: "mug", title: "Mug <b>")]),
-            (ListRecord(id: "attic", title: "Attic", kind: "retired-kind", position: 1), [NewItem(id: "lamp", kind: "text", title: "Lamp")]),
-        ])
-    })
+    static let kit = BoardKit(lists: [Shelf()], seed: BoardSeed(lists: [
+        (ListRecord(id: "shelf", title: "Shelf", kind: "shelf", position: 0), [NewItem(id: "mug", kind: "mug", title: "Mug <b>")]),
+        (ListRecord(id: "attic", title: "Attic", kind: "retired-kind", position: 1), [NewItem(id: "lamp", kind: "text", title: "Lamp")]),
+    ]))
 
     @Test func aListOfAnUnregisteredKindIsShownButTakesNoDrops() async throws {
         let board = try await KitTestBoard(kit: Self.kit)

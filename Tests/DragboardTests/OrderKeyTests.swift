@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Testing
 @testable import Dragboard
 @testable import DragboardHTTP

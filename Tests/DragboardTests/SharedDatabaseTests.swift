@@ -1,8 +1,9 @@
 import Dispatch
+@testable import DragboardStore
+import Foundation
 import Glibc
 import Logging
 import MicroHTTP
-import Foundation
 import Synchronization
 import Testing
 @testable import Dragboard

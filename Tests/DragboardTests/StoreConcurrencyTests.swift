@@ -1,4 +1,5 @@
 import Dispatch
+@testable import DragboardStore
 import Foundation
 import GRDB
 import Synchronization

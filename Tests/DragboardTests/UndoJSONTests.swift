@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Foundation
 import Testing
 @testable import Dragboard

@@ -1,4 +1,5 @@
 import DragAndDrop
+@testable import DragboardStore
 import Foundation
 import JSONWriting
 import Testing

@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Foundation
 import Logging
 import MicroHTTP
@@ -19,7 +20,7 @@ struct TestBoard {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try BoardStore(path: directory.appendingPathComponent("board.sqlite").path)
-        try Showcase.kit.seed?(store)
+        if let seed = Showcase.kit.seed { try store.seedIfEmpty(seed) }
         var kit = Showcase.kit
         kit.rowWindow = rowWindow
         let renderer = try await BoardRenderer(templatesDirectory: Self.root.appendingPathComponent("Templates").path, kit: kit)

@@ -1,4 +1,5 @@
 import DragAndDrop
+@testable import DragboardStore
 import Foundation
 import MicroHTTP
 import Testing

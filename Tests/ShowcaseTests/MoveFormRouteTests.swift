@@ -1,3 +1,4 @@
+@testable import DragboardStore
 import Foundation
 import MicroHTTP
 import Testing

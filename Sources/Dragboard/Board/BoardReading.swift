@@ -45,12 +45,6 @@ extension BoardSnapshot: BoardReading {
     package var hasZones: Bool { true }
 }
 
-extension BoardTransaction: BoardReading {
-    package func listRecords() throws -> [ListRecord] { try lists() }
-    package func topRows(in listID: String) throws -> [ItemRecord] { try rows(in: listID) }
-    package func rowCount(in listID: String, container containerID: String) throws -> Int { try rowCount(listID, containerID) }
-}
-
 extension BoardReading {
     /// The targets of a session: the board's lists and zones, or, for lists dragged by their
     /// headers, only the board as the collection of its lists.

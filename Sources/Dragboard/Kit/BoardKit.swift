@@ -28,9 +28,8 @@ public struct BoardKit: Sendable {
     public let types: TypeRegistry
     /// How the page groups lists.
     public let groups: [Group]
-    /// Fills a new database (called at open; it should do nothing when lists exist, as
-    /// ``BoardStore/seedIfEmpty(_:containers:)`` does).
-    public let seed: (@Sendable (BoardStore) throws -> Void)?
+    /// What a new database starts with (laid down at open, only while the board has no list).
+    public let seed: BoardSeed?
     /// How many rows of each list, and of each container's contents, a page renders at first;
     /// the rest load as the list scrolls (`GET /boards/<board>/api/lists/<list>/rows`), or with
     /// the list's "Show more" link without JavaScript. Rendering does not grow with the lists.
@@ -47,7 +46,7 @@ public struct BoardKit: Sendable {
 
     /// Declares a board. `types` adds the app's custom types to ``TypeRegistry/standard``.
     public init(lists: [any ListKind], items: [any ItemKind] = [], zones: [any ZoneKind] = [], types: TypeRegistry = .standard,
-                groups: [Group] = [Group(title: "Lists")], seed: (@Sendable (BoardStore) throws -> Void)? = nil) {
+                groups: [Group] = [Group(title: "Lists")], seed: BoardSeed? = nil) {
         listKinds = lists.contains { $0.id == CardsList.id } ? lists : lists + [CardsList()]
         // The kit's own card kinds come with it, unless the app registered kinds of those ids.
         itemKinds = items + [LinkCard(), ImageCard()].filter { kind in !items.contains { $0.id == kind.id } }

@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 import Foundation
 
 /// The grammar of what a client names and writes, checked while a request body is decoded, so

@@ -1,5 +1,6 @@
 import DragAndDrop
 import Dragboard
+import DragboardStore
 import Foundation
 
 extension BoardService {

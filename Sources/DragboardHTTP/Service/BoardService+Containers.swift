@@ -1,5 +1,6 @@
 import DragAndDrop
 import Dragboard
+import DragboardStore
 import Foundation
 
 /// Containers whose contents are lists of their own: drags that start inside one, drops into one

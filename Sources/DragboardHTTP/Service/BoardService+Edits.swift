@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 import Foundation
 
 /// What people do to a board besides dragging: add, rename and delete boards, lists and rows,

@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 extension BoardService {
     /// What one client, and everyone together, may make the server keep. Each limit refuses
     /// with a 4xx that names it in words.

@@ -1,5 +1,6 @@
 import DragAndDrop
 import Dragboard
+import DragboardStore
 import Foundation
 import Logging
 
@@ -62,7 +63,7 @@ public final class BoardService: Sendable {
                             imagesDirectory: String? = nil, templatesDirectory: String,
                             limits: Limits = Limits(), logger: Logger = Logger(label: "dragboard")) async throws {
         let store = try openStore(databasePath)
-        try kit.seed?(store)
+        if let seed = kit.seed { try store.seedIfEmpty(seed) }
         let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
         let images = imagesDirectory ?? (store.isShared ? "dragboard-images" : databasePath + "-images")
         try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),

@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 import Foundation
 
 extension BoardService {

@@ -1,0 +1,17 @@
+/// One board as listed on the index: people find their boards by title and recent activity.
+public struct BoardRecord: Sendable, Equatable {
+    /// Stable id: the board lives at `/boards/<id>`.
+    public var id: String
+    public var title: String
+    /// The board's own version: each board counts its changes separately.
+    public var version: Int
+    /// When the board last changed (or was made), seconds since 1970; 0 when never recorded.
+    public var activity: Double
+
+    public init(id: String, title: String, version: Int, activity: Double) {
+        self.id = id
+        self.title = title
+        self.version = version
+        self.activity = activity
+    }
+}

@@ -1,0 +1,23 @@
+
+/// The database under a ``BoardStore``: how it reads, writes and commits client operations.
+///
+/// Two engines implement it: ``SQLiteEngine`` (one file, the embedded default) and, in the
+/// `DragboardPostgres` module, `PostgresEngine` (one PostgreSQL database shared by several server
+/// instances). The store's SQL, its rules and its tests are the same on both.
+package protocol StoreEngine: Sendable {
+    /// Runs `body` on a consistent snapshot, never waiting for a writer.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` in one durable write transaction, rolled back if it throws.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs one client operation in a durable transaction and returns once it committed (its
+    /// own failure, if any, is in the operation). The engine locks `operation.board` first, so
+    /// operations on one board apply one after the other, whichever process runs them.
+    func commit(_ operation: StoreOperation)
+    /// Calls `handler` with each board and version other processes sharing the database commit,
+    /// in commit order, from now on (never, where one process owns the database).
+    func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws
+    /// Where the data lives, for logs (never with a password).
+    var description: String { get }
+    /// Whether other server instances may share this database (and so the image folder beside it).
+    var isShared: Bool { get }
+}

@@ -1,0 +1,90 @@
+import Dragboard
+
+
+extension BoardTransaction {
+    /// Moves existing items (in the given order, landing consecutively) to the
+    /// placement.
+    ///
+    /// Each item keeps its identity: one UPDATE of its own row (`listID`,
+    /// `containerID`, `pos`, `changedVersion`), never delete + re-insert. Items
+    /// being moved are ignored as neighbours. Moving a container to another list
+    /// also updates its contents' `listID`. Items already consecutive in that
+    /// gap in that order are left untouched (a no-op move writes nothing).
+    ///
+    /// - Throws: ``StoreError/unknownItem(_:)``, ``StoreError/unknownList(_:)``,
+    ///   ``StoreError/indexOutOfRange(_:count:)``, ``StoreError/conflict(_:)``,
+    ///   ``StoreError/invalid(_:)`` (duplicate ids, or a container moved into itself).
+    public func move(_ ids: [String], to placement: Placement) throws {
+        guard !ids.isEmpty else { return }
+        let moving = Set(ids)
+        guard moving.count == ids.count else { throw StoreError.invalid("duplicate ids in move") }
+        try atomically {
+            var items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            // The board of each list the rows leave, looked up once. Rows taken from another board:
+            // hold that board as its own writers do, then read them again, so a writer of that board
+            // (another instance, say) never changes them meanwhile.
+            var boardOfList: [String: String] = [:]
+            for item in items where item.listID != placement.listID && boardOfList[item.listID] == nil {
+                boardOfList[item.listID] = try StoreQueries.board(ofList: item.listID, db)
+            }
+            let otherBoards = Set(boardOfList.values).subtracting([boardID])
+            if !otherBoards.isEmpty {
+                for other in otherBoards.sorted() { try db.lock(board: other) }
+                items = try ids.map { try StoreQueries.requireItem(db, $0) }
+            }
+            let gap = try resolve(placement, moving: moving)
+            if let containerID = placement.containerID {
+                try requireOutside(moving, container: containerID)
+            }
+            if isInPlace(items, gap) { return }
+            let before = try journal.isRecording ? ids.map { try itemState($0) } : []
+            let keys = try orderKeys(for: gap, count: items.count, moving: moving)
+            let update = db.cachedStatement(sql: """
+                UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
+                """)
+            for (item, key) in zip(items, keys) {
+                if item.listID != gap.listID,
+                   let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db), board != boardID {
+                    departures.record(item.id, from: board)
+                }
+                try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
+                if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
+            }
+            for (id, state) in zip(ids, before) { journal.append(.item(before: state, after: try itemState(id))) }
+        }
+    }
+
+    /// Whether the items already sit consecutively, in order, inside the gap.
+    func isInPlace(_ items: [ItemRecord], _ gap: Gap) -> Bool {
+        var last = gap.prev
+        for item in items {
+            guard item.listID == gap.listID, item.containerID == gap.containerID else { return false }
+            let bound = OrderBound(pos: item.pos, id: item.id)
+            if let last, !OrderBound.precedes(last, bound) { return false }
+            last = bound
+        }
+        if let last, let next = gap.next, !OrderBound.precedes(last, next) { return false }
+        return true
+    }
+
+    /// Throws unless `container` is outside every moving item's subtree.
+    func requireOutside(_ moving: Set<String>, container: String) throws {
+        var current: String? = container
+        var seen: Set<String> = []
+        while let id = current, seen.insert(id).inserted {
+            if moving.contains(id) { throw StoreError.invalid("cannot move \(id) into itself") }
+            current = try StoreQueries.requireItem(db, id).containerID
+        }
+    }
+
+    /// Sets the list of every item nested (at any depth) in `containerID`.
+    func relist(contentsOf containerID: String, to listID: String) throws {
+        try db.cachedStatement(sql: """
+            WITH RECURSIVE sub(id) AS (
+                SELECT id FROM item WHERE containerID = ?
+                UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
+            )
+            UPDATE item SET listID = ?, changedVersion = ? WHERE id IN (SELECT id FROM sub)
+            """).execute(arguments: [containerID, listID, newVersion])
+    }
+}

@@ -1,0 +1,140 @@
+import Dragboard
+
+
+/// A row's position in the total order `(pos, id)`.
+package struct OrderBound: Equatable {
+    package var pos: String
+    package var id: String
+
+    /// Byte-wise comparison, as SQLite's BINARY collation does it.
+    package static func precedes(_ a: OrderBound, _ b: OrderBound) -> Bool {
+        if a.pos != b.pos { return a.pos.utf8.lexicographicallyPrecedes(b.pos.utf8) }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+}
+
+/// A resolved insertion point: between two adjacent non-moving rows of one scope.
+package struct Gap {
+    package var listID: String
+    package var containerID: String?
+    package var prev: OrderBound?
+    package var next: OrderBound?
+
+    package init(listID: String, containerID: String?, prev: OrderBound? = nil, next: OrderBound? = nil) {
+        self.listID = listID
+        self.containerID = containerID
+        self.prev = prev
+        self.next = next
+    }
+}
+
+extension BoardTransaction {
+    /// Resolves a placement to a gap (see ``Placement`` for the rules).
+    func resolve(_ placement: Placement, moving: Set<String>) throws -> Gap {
+        let listID = placement.listID
+        let containerID = placement.containerID
+        try StoreQueries.requireList(db, listID, board: boardID)
+        if let containerID { _ = try StoreQueries.requireContainer(db, containerID, in: listID) }
+        var count = 0
+        if let index = placement.index {
+            count = try rowCount(listID, containerID)
+            guard (0...count).contains(index) else { throw StoreError.indexOutOfRange(index, count: count) }
+        }
+        var gap = Gap(listID: listID, containerID: containerID)
+        func neighbour(_ id: String?) throws -> OrderBound? {
+            guard let id, let row = try StoreQueries.item(db, id),
+                  row.listID == listID, row.containerID == containerID else { return nil }
+            return OrderBound(pos: row.pos, id: row.id)
+        }
+        if let anchor = try neighbour(placement.after) {
+            gap.prev = moving.contains(anchor.id) ? try bound(before: anchor, in: gap, skipping: moving) : anchor
+            gap.next = try bound(after: anchor, in: gap, skipping: moving)
+        } else if let anchor = try neighbour(placement.before) {
+            gap.prev = try bound(before: anchor, in: gap, skipping: moving)
+            gap.next = moving.contains(anchor.id) ? try bound(after: anchor, in: gap, skipping: moving) : anchor
+        } else if let index = placement.index {
+            let clamped = min(max(index, 0), count)
+            if let boundary = try rowBound(at: clamped, in: gap, count: count) {
+                gap.prev = try bound(before: boundary, in: gap, skipping: moving)
+                gap.next = moving.contains(boundary.id) ? try bound(after: boundary, in: gap, skipping: moving) : boundary
+            } else {
+                gap.prev = try bound(before: nil, in: gap, skipping: moving)
+            }
+        } else if placement.after == nil, placement.before == nil {
+            gap.prev = try bound(before: nil, in: gap, skipping: moving)  // append at the end
+        } else {
+            throw StoreError.conflict(
+                "neighbours \(placement.after ?? "-")/\(placement.before ?? "-") are no longer in \(listID)")
+        }
+        return gap
+    }
+
+    /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
+    /// lookup in the counts the triggers of `v6-row-counts` keep.
+    package func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
+        let statement = db.cachedStatement(
+            sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
+        return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
+    }
+
+    /// The row at `index` in display order, or nil past the end: beside the last row whose index
+    /// this transaction counted (one step through the index), else an OFFSET query from the
+    /// nearer end (the count says which), so the last rows of a long list cost a few steps.
+    /// `count`: the scope's row count, where the caller has just read it.
+    package func rowBound(at index: Int, in gap: Gap, count known: Int? = nil) throws -> OrderBound? {
+        if let known = knownRow.value, known.listID == gap.listID, known.containerID == gap.containerID,
+           known.changes == db.totalChangesCount, abs(index - known.index) <= 1 {
+            if index == known.index { return known.bound }
+            return try index > known.index ? bound(after: known.bound, in: gap, skipping: []) : bound(before: known.bound, in: gap, skipping: [])
+        }
+        let count = try known ?? rowCount(gap.listID, gap.containerID)
+        guard index >= 0, index < count else { return nil }
+        let fromTheEnd = index >= count / 2
+        let statement = db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
+            ORDER BY \(fromTheEnd ? "pos DESC, id DESC" : "pos, id") LIMIT 1 OFFSET ?
+            """)
+        return try statement.row(arguments: [gap.listID, gap.containerID, fromTheEnd ? count - 1 - index : index])
+            .map { OrderBound(pos: $0[0], id: $0[1]) }
+    }
+
+    /// The first row after `start` (or the first row) that is not being moved.
+    func bound(after start: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
+        try walk(from: start, in: gap, skipping: moving, direction: .ascending)
+    }
+
+    /// The last row before `end` (or the last row) that is not being moved.
+    func bound(before end: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
+        try walk(from: end, in: gap, skipping: moving, direction: .descending)
+    }
+
+    private enum Direction {
+        case ascending, descending
+
+        var comparison: String { self == .ascending ? ">" : "<" }
+        var order: String { self == .ascending ? "pos, id" : "pos DESC, id DESC" }
+    }
+
+    /// Steps one row at a time through the index from `cursor` (or the end it starts from) to
+    /// the first row not in `moving`: moving rows are usually few, so this beats a NOT IN scan.
+    private func walk(from cursor: OrderBound?, in gap: Gap, skipping moving: Set<String>, direction: Direction) throws -> OrderBound? {
+        let edge = db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
+            ORDER BY \(direction.order) LIMIT 1
+            """)
+        let neighbour = db.cachedStatement(sql: """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
+            ORDER BY \(direction.order) LIMIT 1
+            """)
+        var cursor = cursor
+        while true {
+            let row = try cursor.map {
+                try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
+            } ?? edge.row(arguments: [gap.listID, gap.containerID])
+            guard let row else { return nil }
+            let found = OrderBound(pos: row[0], id: row[1])
+            guard moving.contains(found.id) else { return found }
+            cursor = found
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Dragboard
+
+
+/// Read queries shared by ``BoardStore`` and ``BoardTransaction`` (internal).
+///
+/// Hot statements are prepared once per connection with `cachedStatement`.
+enum StoreQueries {
+    static let itemColumns = "id, listID, containerID, pos, kind, title, payload, changedVersion"
+
+    static func item(from row: SQLRow) -> ItemRecord {
+        ItemRecord(
+            id: row[0], listID: row[1], containerID: row[2], pos: row[3],
+            kind: row[4], title: row[5], payload: row[6], changedVersion: row[7])
+    }
+
+    static func fetchItems(_ db: any SQLConnection, _ sql: String, _ arguments: SQLArguments) throws -> [ItemRecord] {
+        let statement = db.cachedStatement(sql: sql)
+        return try statement.rows(arguments: arguments).map(item(from:))
+    }
+
+    static func fetchItem(_ db: any SQLConnection, _ sql: String, _ arguments: SQLArguments) throws -> ItemRecord? {
+        let statement = db.cachedStatement(sql: sql)
+        return try statement.row(arguments: arguments).map(item(from:))
+    }
+
+    /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
+    static func version(_ db: any SQLConnection, board: String) throws -> Int {
+        let statement = db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?")
+        guard let version = try statement.fetchOne(Int.self, arguments: [board]) else { throw StoreError.unknownBoard(board) }
+        return version
+    }
+
+    static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
+        let statement = db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
+        return try statement.rows(arguments: [board]).map {
+            ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
+        }
+    }
+
+    /// Throws unless `listID` is a list of `board`: a list of another board is unknown here.
+    static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
+        let statement = db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?")
+        guard try statement.fetchOne(Int.self, arguments: [listID, board]) != nil else {
+            throw StoreError.unknownList(listID)
+        }
+    }
+
+    /// The board a list belongs to, if the list exists.
+    static func board(ofList listID: String, _ db: any SQLConnection) throws -> String? {
+        try db.cachedStatement(sql: "SELECT boardID FROM list WHERE id = ?").fetchOne(String.self, arguments: [listID])
+    }
+
+    static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
+        try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id])
+    }
+
+    static func requireItem(_ db: any SQLConnection, _ id: String) throws -> ItemRecord {
+        guard let item = try item(db, id) else { throw StoreError.unknownItem(id) }
+        return item
+    }
+
+    /// Rows of a list (top level when `containerID` is nil) in `pos, id` order.
+    static func rows(_ db: any SQLConnection, listID: String, containerID: String?) throws -> [ItemRecord] {
+        try fetchItems(db, """
+            SELECT \(itemColumns) FROM item
+            WHERE listID = ? AND containerID IS ? ORDER BY pos, id
+            """, [listID, containerID])
+    }
+
+    /// Direct contents of a container row, in `pos, id` order.
+    static func contents(_ db: any SQLConnection, of containerID: String) throws -> [ItemRecord] {
+        try fetchItems(db, """
+            SELECT \(itemColumns) FROM item WHERE containerID = ? ORDER BY pos, id
+            """, [containerID])
+    }
+
+    static func changedSince(_ db: any SQLConnection, _ version: Int, board: String) throws -> [ItemRecord] {
+        try fetchItems(db, """
+            SELECT \(itemColumns) FROM item WHERE changedVersion > ?
+            AND listID IN (SELECT id FROM list WHERE boardID = ?) ORDER BY changedVersion, listID, pos, id
+            """, [version, board])
+    }
+
+    /// Checks that a container exists, lives in `listID`, and returns it.
+    static func requireContainer(_ db: any SQLConnection, _ containerID: String, in listID: String) throws -> ItemRecord {
+        let container = try requireItem(db, containerID)
+        guard container.listID == listID else {
+            throw StoreError.invalid("container \(containerID) is not in list \(listID)")
+        }
+        return container
+    }
+}
