@@ -162,22 +162,19 @@ import Testing
         #expect(try store.version() == first.version + 1)
     }
 
-    @Test func anOperationRunOnAnotherThreadKeepsItsUndoOwner() throws {
+    @Test func operationsCommittedInOneBatchKeepTheirOwnUndoOwners() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
         let store = t.store
         let finished = DispatchGroup(), release = holdWriter(store, finished)
         // Queued behind the gate: the first one's thread commits the next batch, the others included.
         let owners = ["first", "second", "third"]
-        let seen = Mutex<[String: String]>([:])
         for (number, owner) in owners.enumerated() {
             DispatchQueue.global().async(group: finished) {
-                UndoContext.$owner.withValue(owner) {
-                    let answer = try? store.perform(operationID: owner, fingerprint: "f") { tx in
-                        try tx.setTitle(["a", "b", "c"][number], owner)
-                        return UndoContext.owner ?? "none"
-                    }
-                    seen.withLock { $0[owner] = answer?.response }
+                _ = try? store.perform(operationID: owner, fingerprint: "f") { tx in
+                    tx.recordUndo(for: owner, actionName: "Rename to \(owner)")
+                    try tx.setTitle(["a", "b", "c"][number], owner)
+                    return owner
                 }
             }
             waitUntilQueued(store, number + 1)
@@ -185,6 +182,8 @@ import Testing
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
         #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= owners.count)
-        #expect(seen.withLock { $0 } == Dictionary(uniqueKeysWithValues: owners.map { ($0, $0) }))
+        for owner in owners {
+            #expect(try store.undoState(owner: owner).undoActionName == "Rename to \(owner)")
+        }
     }
 }

@@ -26,8 +26,8 @@ extension BoardService {
             try Self.mapped { try events(board: try Self.boardID(request)) }
         }
         router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
-            try Self.form(request) { fields in
-                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields))
+            try Self.form(request) { fields, undoOwner in
+                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), undoOwner: undoOwner)
                 return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
             }
         }
@@ -62,14 +62,15 @@ extension BoardService {
         return response
     }
 
-    /// Runs a form post: checks the token from the form, then runs `body`. A plain form is sent
-    /// back (303) to the answer's location; a fetch that accepts JSON gets the answer itself.
-    /// A failure answers its 4xx as a short page that says what to fix (JSON for fetch).
-    static func form(_ request: Request, _ body: ([String: String]) throws -> EditResponse) throws -> Response {
+    /// Runs a form post: checks the token from the form, then runs `body` with the fields and the
+    /// undo history the edit belongs to (the browser's). A plain form is sent back (303) to the
+    /// answer's location; a fetch that accepts JSON gets the answer itself. A failure answers its
+    /// 4xx as a short page that says what to fix (JSON for fetch).
+    static func form(_ request: Request, _ body: (_ fields: [String: String], _ undoOwner: String) throws -> EditResponse) throws -> Response {
         do {
             let fields = try request.formFields()
             let browser = try RequestGuard.checkFormWrite(request, fields: fields)
-            let answer = try UndoContext.$owner.withValue(historyOwner(browser)) { try body(fields) }
+            let answer = try body(fields, historyOwner(browser))
             if request.headers["Accept"]?.contains("application/json") == true { return .json(answer) }
             return .redirect(to: answer.location)
         } catch {

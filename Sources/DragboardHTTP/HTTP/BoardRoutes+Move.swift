@@ -18,7 +18,7 @@ extension BoardService {
             }
         }
         router.post("/boards/:board/move", bodyLimit: 8 * 1024) { [self] request in
-            try Self.form(request) { fields in
+            try Self.form(request) { fields, _ in
                 let owner = try RequestGuard.checkFormWrite(request, fields: fields)
                 return try moveItem(board: try Self.boardID(request), item: Self.id(fields["item"], "item"), to: fields["to"] ?? "",
                                     op: Self.op(fields), owner: owner)

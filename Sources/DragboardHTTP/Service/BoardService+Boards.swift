@@ -4,13 +4,13 @@ import Foundation
 
 extension BoardService {
     /// Creates a board named `title` (an operation like a drop: a retried `op` creates nothing
-    /// new and answers the same board). Returns the board's id.
-    func createBoard(title: String, op: String) throws -> String {
+    /// new and answers the same board), undone through `undoOwner`'s history. Returns the board's id.
+    func createBoard(title: String, op: String, undoOwner: String?) throws -> String {
         let title = try Self.checkedTitle(title)
         let id = Self.newID()
         let result = try store.createBoard(id: id, title: title, operationID: op,
                                            fingerprint: Self.fingerprint("new-board", title)) { tx in
-            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: "Create the board \(title)") }
+            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: "Create the board \(title)") }
             return try Self.json(BoardCreated(board: id))
         }
         let created = try JSONDecoder().decode(BoardCreated.self, from: Data(result.response.utf8))

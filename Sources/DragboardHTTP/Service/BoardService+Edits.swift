@@ -18,19 +18,19 @@ extension BoardService {
     }
 
     /// Adds a list of a registered kind at the end of the board.
-    func addList(board: String, title: String, kind: String, op: String) throws -> EditResponse {
+    func addList(board: String, title: String, kind: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
         guard let listKind = kit.listKind(kind) else { throw DragboardError.badRequest("unknown list kind \(kind); choose one of the offered kinds") }
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("new-list", board, title, kind)) { tx in
+        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-list", board, title, kind)) { tx in
             let list = try tx.addList(ListRecord(id: Self.newID(), title: title, kind: listKind.id, position: 0))
             return ([.init(kind: .resync, item: list.id, list: list.id)], "Added the list \(title).")
         }
     }
 
     /// Adds a row titled `title` at the end of a list of the board, made by the list's kind.
-    func addItem(board: String, list listID: String, title: String, op: String) throws -> EditResponse {
+    func addItem(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("new-item", board, listID, title)) { tx in
+        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-item", board, listID, title)) { tx in
             guard let list = try tx.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID)") }
             var item = try kit.listKind(list.kind)?.newItem(from: title, in: list) ?? NewItem(kind: "text", title: title)
             item.id = nil
@@ -40,21 +40,21 @@ extension BoardService {
     }
 
     /// Renames the board.
-    func renameBoard(board: String, title: String, op: String) throws -> EditResponse {
+    func renameBoard(board: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("rename-board", board, title)) { tx in
+        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-board", board, title)) { tx in
             try tx.renameBoard(title)
             return ([.init(kind: .title, item: board, html: title)], "Renamed the board to \(title).")
         }
     }
 
     /// Deletes the board with everything on it; its viewers are sent to the index.
-    func deleteBoard(board: String, op: String) throws -> EditResponse {
+    func deleteBoard(board: String, op: String, undoOwner: String?) throws -> EditResponse {
         guard board != BoardStore.defaultBoardID else {
             throw DragboardError.conflict("the default board cannot be deleted; rename it or make a board of your own")
         }
         var forgotten: [String] = []
-        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
+        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
             let title = try tx.board().title
             let images = try tx.lists().flatMap { try tx.imagesShown(inList: $0.id) }
             try tx.deleteBoard()
@@ -67,18 +67,18 @@ extension BoardService {
     }
 
     /// Renames a list of the board.
-    func renameList(board: String, list listID: String, title: String, op: String) throws -> EditResponse {
+    func renameList(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("rename-list", board, listID, title)) { tx in
+        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-list", board, listID, title)) { tx in
             try tx.renameList(listID, title)
             return ([.init(kind: .resync, item: listID, list: listID)], "Renamed the list to \(title).")
         }
     }
 
     /// Deletes a list of the board with its rows.
-    func deleteList(board: String, list listID: String, op: String) throws -> EditResponse {
+    func deleteList(board: String, list listID: String, op: String, undoOwner: String?) throws -> EditResponse {
         var forgotten: [String] = []
-        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
+        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
             guard let list = try tx.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID); it may have been deleted") }
             let images = try tx.imagesShown(inList: listID)
             try tx.deleteList(listID)
@@ -90,9 +90,9 @@ extension BoardService {
     }
 
     /// Renames a row of the board.
-    func renameItem(board: String, item itemID: String, title: String, op: String) throws -> EditResponse {
+    func renameItem(board: String, item itemID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, fingerprint: Self.fingerprint("rename-item", board, itemID, title)) { tx in
+        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-item", board, itemID, title)) { tx in
             let item = try tx.itemOnBoard(itemID)
             try tx.setTitle(itemID, title)
             let renamed = try tx.item(itemID)
@@ -102,9 +102,9 @@ extension BoardService {
     }
 
     /// Deletes a row of the board (with a container's contents).
-    func deleteItem(board: String, item itemID: String, op: String) throws -> EditResponse {
+    func deleteItem(board: String, item itemID: String, op: String, undoOwner: String?) throws -> EditResponse {
         var forgotten: [String] = []
-        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
+        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
             let item = try tx.itemOnBoard(itemID)
             let image = BoardItem(item).payload(as: CardPayload.self)?.image
             try tx.delete([itemID])
@@ -119,8 +119,8 @@ extension BoardService {
     }
 
     /// Removes an image from a zone of the board (its file goes once the removal is committed).
-    func removeImage(board: String, image imageID: String, op: String) throws -> EditResponse {
-        let response = try edit(board: board, op: op, fingerprint: Self.fingerprint("remove-image", board, imageID)) { tx in
+    func removeImage(board: String, image imageID: String, op: String, undoOwner: String?) throws -> EditResponse {
+        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("remove-image", board, imageID)) { tx in
             guard tx.hasZones, let image = try tx.image(imageID), let zone = kit.zone(image.zoneID) else {
                 throw DragboardError.notFound("unknown image \(imageID); it may have been removed")
             }
@@ -136,15 +136,16 @@ extension BoardService {
         for id in ids { retireImageFile(id) }
     }
 
-    /// Runs one edit as a store operation and tells the board's viewers what changed.
-    private func edit(board: String, op: String, fingerprint: String, location: String? = nil,
+    /// Runs one edit as a store operation, recorded in `undoOwner`'s history, and tells the
+    /// board's viewers what changed.
+    private func edit(board: String, op: String, undoOwner: String?, fingerprint: String, location: String? = nil,
                       _ body: (BoardTransaction) throws -> ([BoardAPI.Change], String)) throws -> EditResponse {
         let location = location ?? "/boards/\(board)"
         var changed = false
         let result = try store.perform(board: board, operationID: op, fingerprint: fingerprint) { tx in
-            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: "") }
+            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: "") }
             let (changes, message) = try body(tx)
-            if let owner = UndoContext.owner { tx.recordUndo(for: owner, actionName: Self.actionName(message)) }
+            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: Self.actionName(message)) }
             changed = tx.hasChanges
             return try Self.json(EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
                                               message: changed ? message : "Nothing changed.", location: location,

@@ -57,13 +57,10 @@ extension BoardStore {
         guard !operationID.isEmpty else { throw StoreError.invalid("empty operation id") }
         var output: OperationResult?
         var format: Result<@Sendable () -> String, any Error>?
-        // Runs on whichever thread commits the batch while this one waits in `submit`: the
-        // submitter's task-local values (whose undo history a change goes to) go along.
-        let undoOwner = UndoContext.owner
+        // Runs on whichever thread commits the batch while this one waits in `submit`: whose undo
+        // history a change goes to is said by the body itself (`recordUndo(for:actionName:)`).
         func run(_ db: any SQLConnection) throws {
-            let (result, changed) = try UndoContext.$owner.withValue(undoOwner) {
-                try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
-            }
+            let (result, changed) = try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
             if let render, changed || result.replayed {
                 format = Result {
                     try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
