@@ -62,7 +62,7 @@ e2e: test-deps build
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
 # by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
-# (DragboardTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
+# (DragboardStoreTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
 # two instances on one database; where no server can start, a banner says why and those tests fail.
 test: test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
@@ -76,7 +76,7 @@ test: test-deps
 		echo "*** PostgreSQL could not start, its tests will fail: $$(tail -n 1 "$$state/why") ***" >&2; \
 	fi; \
 	set -x; \
-	DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build --ignore-lock $(SWIFT_FLAGS) --filter DragboardTests \
+	DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build --ignore-lock $(SWIFT_FLAGS) --filter DragboardStoreTests \
 		>"$$state/postgres.log" 2>&1 & postgres=$$!; \
 	swift test --skip-build --ignore-lock $(SWIFT_FLAGS); sqlite=$$?; \
 	wait $$postgres; postgres=$$?; \

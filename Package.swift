@@ -11,10 +11,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "MicroHTTPTesting", targets: ["MicroHTTPTesting"]),
         .library(name: "DragAndDrop", targets: ["DragAndDrop"]),
         .library(name: "Dragboard", targets: ["Dragboard"]),
         .library(name: "DragboardPostgres", targets: ["DragboardPostgres"]),
         .library(name: "DragboardHTTP", targets: ["DragboardHTTP"]),
+        .library(name: "DragboardTesting", targets: ["DragboardTesting"]),
         .library(name: "Showcase", targets: ["Showcase"]),
         .executable(name: "dragboard", targets: ["dragboard"]),
         .executable(name: "dragboard-example", targets: ["dragboard-example"]),
@@ -43,6 +45,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "DragAndDrop", swiftSettings: swiftSettings),
+        // The raw HTTP/1.1 client tests talk to a server with (MicroHTTP's and DragboardTesting's).
+        .target(name: "MicroHTTPTesting", swiftSettings: swiftSettings),
         .target(name: "JSONWriting", swiftSettings: swiftSettings),
         .target(
             name: "Dragboard",
@@ -68,6 +72,19 @@ let package = Package(
                 "JSONWriting",
                 "MicroHTTP",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The public test harness: a kit's board in process, requests, drags, the live stream.
+        .target(
+            name: "DragboardTesting",
+            dependencies: [
+                "Dragboard",
+                "DragboardHTTP",
+                "DragboardStore",
+                "MicroHTTP",
+                "MicroHTTPTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -108,11 +125,27 @@ let package = Package(
             path: "Examples/dragboard-example",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardTests", dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardPostgres", "JSONWriting", "dragboard-example", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "DragboardPostgresTests", dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard", "DragboardStore", "DragboardHTTP", "JSONWriting"], swiftSettings: swiftSettings),
+        .testTarget(name: "DragboardTests", dependencies: ["Dragboard"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DragboardStoreTests",
+            dependencies: ["Dragboard", "DragboardStore", "DragboardPostgres", "JSONWriting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DragboardPostgresTests",
+            dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardPostgres", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The HTTP layer through the public harness, with the showcase's board (and the example's) as fixtures.
+        .testTarget(
+            name: "DragboardHTTPTests",
+            dependencies: ["Dragboard", "DragboardStore", "DragboardHTTP", "DragboardTesting", "JSONWriting", "MicroHTTP", "MicroHTTPTesting",
+                           "Showcase", "dragboard-example"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard"], swiftSettings: swiftSettings),
     ]
 )

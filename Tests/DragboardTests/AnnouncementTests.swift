@@ -1,7 +1,6 @@
 import DragAndDrop
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// The sentences a screen reader hears, composed from titles and the engine's proposals.
 @Suite struct AnnouncementTests {

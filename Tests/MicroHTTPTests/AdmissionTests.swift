@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// The checks every request head passes before any handler: the Host allow-list (DNS rebinding) and

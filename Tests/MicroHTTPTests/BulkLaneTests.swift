@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MicroHTTP
+import MicroHTTPTesting
 import Synchronization
 import Testing
 

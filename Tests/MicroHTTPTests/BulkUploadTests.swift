@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import MicroHTTPTesting
 import Synchronization
 import Testing
 

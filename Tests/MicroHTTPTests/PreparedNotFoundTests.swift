@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// The 404 of an unknown path is prepared once at start, like static files: it must be the same answer as one

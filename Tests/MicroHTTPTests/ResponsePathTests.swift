@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// The fast paths of response building: hand-written JSON errors and large bodies sent without a copy.

@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 @Suite struct RouterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// Connections that never finish their request head are closed at an absolute deadline, and a flood of

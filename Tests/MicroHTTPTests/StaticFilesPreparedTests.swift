@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// Static files are answered from responses prepared once at start; they must be the same as built per request,

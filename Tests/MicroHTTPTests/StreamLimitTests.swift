@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Testing
 
 /// Event streams have caps of their own and a maximum age, so idle streams cannot take every connection.

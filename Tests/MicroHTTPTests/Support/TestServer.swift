@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import MicroHTTPTesting
 import Synchronization
 
 /// Starts a real server on a free loopback port for the duration of `body`.

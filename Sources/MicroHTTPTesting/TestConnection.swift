@@ -2,13 +2,13 @@ import Foundation
 import Glibc
 
 /// Errors of the raw test client.
-enum TestClientError: Error, CustomStringConvertible {
+public enum TestClientError: Error, CustomStringConvertible {
     case system(String, Int32)
     case timedOut
     case closedEarly
     case malformed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         case .timedOut: "timed out"
@@ -19,36 +19,43 @@ enum TestClientError: Error, CustomStringConvertible {
 }
 
 /// A parsed HTTP/1.1 response.
-struct TestResponse {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct TestResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body parsed as a JSON object.
-    var json: [String: Any]? {
+    public var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
     }
 
     /// `error.code` of a JSON error body.
-    var errorCode: String? {
+    public var errorCode: String? {
         (json?["error"] as? [String: Any])?["code"] as? String
     }
 }
 
-/// A blocking TCP connection to the server under test, built on Glibc sockets.
-final class TestConnection {
-    let fd: Int32
+/// A blocking TCP connection to a server under test, built on Glibc sockets: the raw HTTP/1.1
+/// client of the tests (what a browser or an attacker would send, byte for byte).
+public final class TestConnection {
+    public let fd: Int32
     private var buffer: [UInt8] = []
     private var isClosed = false
 
     /// Connects to `127.0.0.1:port`, optionally from a chosen source address (e.g. `127.0.0.2`).
-    init(port: Int, host: String = "127.0.0.1", sourceAddress: String? = nil, timeout: Double = 5) throws {
+    public init(port: Int, host: String = "127.0.0.1", sourceAddress: String? = nil, timeout: Double = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.system("socket", errno) }
         var seconds = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
@@ -80,14 +87,14 @@ final class TestConnection {
         return address
     }
 
-    func close() {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         Glibc.close(fd)
     }
 
     /// Sends all bytes (no SIGPIPE).
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -96,13 +103,13 @@ final class TestConnection {
         }
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
     /// Reads what is available into the buffer; returns `false` at end of stream.
     @discardableResult
-    func receive() throws -> Bool {
+    public func receive() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count > 0 {
@@ -117,14 +124,14 @@ final class TestConnection {
     }
 
     /// Reads until the peer closes; returns everything not yet consumed.
-    func readUntilClosed() throws -> [UInt8] {
+    public func readUntilClosed() throws -> [UInt8] {
         while try receive() {}
         defer { buffer = [] }
         return buffer
     }
 
     /// Reads one response: `Content-Length`, chunked, or until close. `head` skips the body (HEAD requests).
-    func readResponse(head: Bool = false) throws -> TestResponse {
+    public func readResponse(head: Bool = false) throws -> TestResponse {
         let headEnd = try waitForHeaderEnd()
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -160,7 +167,7 @@ final class TestConnection {
     }
 
     /// Reads the response head of a streaming response, leaving the body bytes for ``readChunkedBody(until:)``.
-    func readHead() throws -> TestResponse {
+    public func readHead() throws -> TestResponse {
         let headEnd = try waitForHeaderEnd()
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -175,7 +182,7 @@ final class TestConnection {
 
     /// Reads a chunked body until `condition` holds for the decoded text so far (or the stream ends).
     /// - Returns: The decoded text and whether the terminating chunk arrived.
-    func readChunkedBody(until condition: (String) -> Bool) throws -> (text: String, ended: Bool) {
+    public func readChunkedBody(until condition: (String) -> Bool) throws -> (text: String, ended: Bool) {
         while true {
             let decoded = Self.decodeChunked(buffer)?.body ?? []
             let text = String(decoding: decoded, as: UTF8.self)
@@ -192,7 +199,7 @@ final class TestConnection {
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    public static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard haystack.count >= needle.count + start else { return nil }
         for index in start...(haystack.count - needle.count) where haystack[index..<index + needle.count].elementsEqual(needle) {
             return index
@@ -202,7 +209,7 @@ final class TestConnection {
 
     /// Decodes complete chunks at the start of `raw`; returns the body so far and the bytes consumed
     /// (including the terminating `0\r\n\r\n` when present).
-    static func decodeChunked(_ raw: [UInt8]) -> (body: [UInt8], consumed: Int)? {
+    public static func decodeChunked(_ raw: [UInt8]) -> (body: [UInt8], consumed: Int)? {
         var body: [UInt8] = []
         var offset = 0
         while let lineEnd = find([13, 10], in: raw, from: offset) {
@@ -220,7 +227,7 @@ final class TestConnection {
     }
 
     /// Whether `raw` holds a complete chunked body (ends with the zero-size chunk).
-    static func isComplete(_ raw: [UInt8]) -> Bool {
+    public static func isComplete(_ raw: [UInt8]) -> Bool {
         var offset = 0
         while let lineEnd = find([13, 10], in: raw, from: offset) {
             let sizeText = String(decoding: raw[offset..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// The undo history in the store: each change kind's inverse, applied to the board as it is now.

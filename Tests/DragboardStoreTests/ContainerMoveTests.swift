@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// Rows moved into a container's contents at an index and out again: each move is one UPDATE of
 /// the row's own record, its order key falls between its new neighbours', and no other key moves.

@@ -3,11 +3,9 @@ import Dispatch
 import Foundation
 import Glibc
 import Logging
-import MicroHTTP
 import Synchronization
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// Two stores on one database, as two server instances share one PostgreSQL database (run on

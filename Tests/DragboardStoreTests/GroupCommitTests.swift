@@ -5,7 +5,6 @@ import GRDB
 import Synchronization
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// Operations that queue while a commit is under way share one durable transaction, each in its
 /// own savepoint: on real SQLite files, from many threads.

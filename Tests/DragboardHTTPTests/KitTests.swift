@@ -1,3 +1,5 @@
+import DragboardTesting
+
 @testable import DragboardStore
 import Foundation
 import Testing
@@ -25,9 +27,9 @@ import Testing
     ]))
 
     @Test func aListOfAnUnregisteredKindIsShownButTakesNoDrops() async throws {
-        let board = try await KitTestBoard(kit: Self.kit)
+        let board = try await TestBoard(kit: Self.kit, transport: .live)
         defer { board.remove() }
-        #expect(board.get("/boards/demo").contains(#"data-list="attic""#))
+        #expect(try board.get("/boards/demo").contains(#"data-list="attic""#))
         let targets = try board.service.store.read { try $0.dropTargets(Self.kit) }
         #expect(targets.ids == [.list("shelf")])
     }

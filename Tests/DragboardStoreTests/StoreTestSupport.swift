@@ -2,7 +2,6 @@
 import Foundation
 import GRDB
 @testable import Dragboard
-@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// A store in a fresh database: a real SQLite file in a temporary directory, or, when the suite

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 @Suite struct StoreTests {

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// A row found by id gives the rows beside it without counting again, and the answer is the one
 /// counting would give.

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// Several boards in one store: each its own lists and version, ids of another board unknown,
 /// and a database written before boards existed opened as the default board.

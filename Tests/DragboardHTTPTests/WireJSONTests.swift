@@ -1,4 +1,5 @@
 import DragAndDrop
+import DragboardTesting
 @testable import DragboardStore
 import Foundation
 import JSONWriting
@@ -117,16 +118,16 @@ import Testing
 
     /// The answers of a real drag on a real board, begun through the service.
     @Test func theAnswersOfARealDrag() async throws {
-        let board = try await KitTestBoard(kit: .todo)
+        let board = try await TestBoard(kit: .todo, transport: .live)
         defer { board.remove() }
         let rows = try board.service.store.rows(in: "todo")
         let token = DragSessions.randomToken()
-        let begin = try board.service.begin(.init(token: token, list: "todo", items: [rows[0].id, rows[1].id]), owner: KitTestBoard.csrf)
+        let begin = try board.service.begin(.init(token: token, list: "todo", items: [rows[0].id, rows[1].id]), owner: board.app.csrf)
         #expect(!begin.table.targets.isEmpty)
         try Self.expectSame(begin)
         let request = BoardAPI.TargetRequest(target: BoardAPI.Target(.list("done")), location: BoardAPI.Location(row: nil, fraction: nil, item: nil))
-        let target = try board.service.target(token, request, owner: KitTestBoard.csrf)
+        let target = try board.service.target(token, request, owner: board.app.csrf)
         try Self.expectSame(target)
-        try Self.expectSame(try board.service.end(token, owner: KitTestBoard.csrf))
+        try Self.expectSame(try board.service.end(token, owner: board.app.csrf))
     }
 }

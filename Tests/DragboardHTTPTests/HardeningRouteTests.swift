@@ -1,3 +1,5 @@
+import DragboardTesting
+
 @testable import DragboardStore
 import Foundation
 import GRDB

@@ -1,7 +1,6 @@
 @testable import DragboardStore
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 @Suite struct OrderKeyTests {
     @Test func matchesReferenceImplementation() throws {

@@ -5,7 +5,6 @@ import GRDB
 import Synchronization
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// The store as a pool: counts kept by triggers, readers beside the writer, rendering after the commit.
 @Suite struct StoreConcurrencyTests {

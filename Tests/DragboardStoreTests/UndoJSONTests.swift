@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// A drop's undo entry is written by hand (``UndoChange/encoded(_:)``); the history reads it with
 /// `JSONDecoder`, so it must decode to exactly the changes, whatever the rows hold.

@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// Order keys crowded into one gap are rebalanced around the gap, never across the whole list.
 @Suite struct RebalanceTests {

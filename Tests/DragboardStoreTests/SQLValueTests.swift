@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Testing
 @testable import Dragboard
-@testable import DragboardHTTP
 
 /// The store's own values must read and write exactly what GRDB did before they existed: dates
 /// written by older versions are compared with new ones as text.

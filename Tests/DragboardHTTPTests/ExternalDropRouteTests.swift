@@ -1,4 +1,5 @@
 import DragAndDrop
+import DragboardTesting
 @testable import DragboardStore
 import Foundation
 import MicroHTTP

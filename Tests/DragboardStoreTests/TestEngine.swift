@@ -1,6 +1,5 @@
 import Foundation
 @testable import Dragboard
-@testable import DragboardHTTP
 @testable import DragboardPostgres
 
 /// Which engine a test's store runs on. The store suites run on SQLite, and on PostgreSQL when
