@@ -1,5 +1,5 @@
 /// Where an owner's undo and redo stand on a board: what ``BoardStore/undoState(owner:board:)`` answers.
-public struct UndoState: Sendable, Equatable, Codable {
+public struct UndoState: Sendable, Equatable {
     /// The action the next undo would take back ("Move Milk"), or nil when there is none.
     public var undoActionName: String?
     /// The action the next redo would do again, or nil when there is none.

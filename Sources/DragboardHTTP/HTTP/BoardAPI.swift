@@ -5,7 +5,7 @@ import Foundation
 /// The JSON the browser and the server exchange. Field names are short: this is a wire format.
 enum BoardAPI {
     /// A drop target: `{"list": "todo"}` or `{"zone": "label"}`.
-    struct Target: Codable, Hashable {
+    struct Target: Decodable, Hashable {
         var list: String?
         var zone: String?
 
@@ -29,7 +29,7 @@ enum BoardAPI {
 
     /// Where the pointer is: over row `row` at `fraction` of its height, or over no row.
     /// `item` is the hovered row's id: a stale view is rebased by it, never by index.
-    struct Location: Codable, Hashable {
+    struct Location: Decodable, Hashable {
         var row: Int?
         var fraction: Double?
         var item: String?
@@ -45,7 +45,7 @@ enum BoardAPI {
         }
     }
 
-    struct Proposal: Codable, Hashable {
+    struct Proposal: Decodable, Hashable {
         var op: DropOperation
         var intent: String
         var reason: String?
@@ -57,18 +57,18 @@ enum BoardAPI {
         }
     }
 
-    struct Run: Codable, Hashable {
+    struct Run: Decodable, Hashable {
         var start: Int
         var count: Int
         var proposal: Proposal
     }
 
-    struct Variant: Codable, Hashable {
+    struct Variant: Decodable, Hashable {
         var runs: [Run]
         var noRow: Proposal
     }
 
-    struct TargetTable: Codable, Hashable {
+    struct TargetTable: Decodable, Hashable {
         var target: Target
         var handled: Bool
         var runs: [Run]
@@ -81,7 +81,7 @@ enum BoardAPI {
         var menu: String?
     }
 
-    struct Table: Codable, Hashable {
+    struct Table: Decodable, Hashable {
         var zones: AutomaticIntentZones
         var targets: [TargetTable]
 
@@ -109,7 +109,7 @@ enum BoardAPI {
         var board: String?
     }
 
-    struct BeginResponse: Codable {
+    struct BeginResponse: Decodable, Equatable {
         var token: String
         var version: Int
         var count: Int
@@ -126,7 +126,7 @@ enum BoardAPI {
     }
 
     /// The files an upload may be: their types and the largest size, in bytes.
-    struct Uploads: Codable {
+    struct Uploads: Decodable, Equatable {
         var types: [String]
         var maxBytes: Int
     }
@@ -146,13 +146,13 @@ enum BoardAPI {
         var type: String
     }
 
-    struct TargetRequest: Codable {
+    struct TargetRequest: Decodable {
         var target: Target?
         var location: Location?
         var copy: Bool?
     }
 
-    struct TargetResponse: Codable {
+    struct TargetResponse: Decodable, Equatable {
         var handled: Bool
         var proposal: Proposal?
         var destination: Int?
@@ -160,7 +160,7 @@ enum BoardAPI {
         var announcement: String?
     }
 
-    struct DropRequest: Codable {
+    struct DropRequest: Decodable, Equatable {
         /// The client's operation id: a retried drop is applied once and answers the same.
         var op: String
         /// The board version the browser showed.
@@ -176,7 +176,7 @@ enum BoardAPI {
     }
 
     /// A change to the page, applied by the browser in order.
-    struct Change: Codable, Hashable {
+    struct Change: Decodable, Hashable {
         /// `resync`: a list was added, renamed, reordered or deleted, so the browser fetches the
         /// board's lists (rendered with its own form tokens); `title`: the board's new title (in
         /// `html`, as text); `gone`: the board was deleted.
@@ -189,7 +189,7 @@ enum BoardAPI {
         var html: String?
     }
 
-    struct DropResponse: Codable {
+    struct DropResponse: Decodable, Equatable {
         var operation: DropOperation
         var intent: String?
         var reason: String?
@@ -201,7 +201,7 @@ enum BoardAPI {
         var counts: [String: Int]?
     }
 
-    struct EndResponse: Codable {
+    struct EndResponse: Decodable, Equatable {
         var operation: DropOperation
         var target: Target?
         var version: Int
@@ -215,7 +215,7 @@ enum BoardAPI {
     }
 
     /// A live event for viewers of a board that only needs rows taken away.
-    struct LiveChanges: Codable {
+    struct LiveChanges: Decodable, Equatable {
         var version: Int
         var changes: [Change]
         var counts: [String: Int]?

@@ -71,7 +71,7 @@ extension BoardService {
             let fields = try request.formFields()
             let browser = try RequestGuard.checkFormWrite(request, fields: fields)
             let answer = try body(fields, historyOwner(browser))
-            if request.headers["Accept"]?.contains("application/json") == true { return .json(answer) }
+            if request.headers["Accept"]?.contains("application/json") == true { return .jsonWritten(answer) }
             return .redirect(to: answer.location)
         } catch {
             let failure = DragboardError.from(error)

@@ -25,7 +25,7 @@ extension BoardService {
                 try Self.mapped {
                     let browser = try RequestGuard.checkWrite(request)
                     let body = try request.decode(UndoRequest.self)
-                    return .json(try undo(browser: browser, board: body.board, op: body.op, redo: redo))
+                    return .jsonWritten(try undo(browser: browser, board: body.board, op: body.op, redo: redo))
                 }
             }
         }

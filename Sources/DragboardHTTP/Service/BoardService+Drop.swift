@@ -91,7 +91,7 @@ extension BoardService {
     }
 
     /// What makes two drop requests the same operation.
-    struct Fingerprint: Encodable {
+    struct Fingerprint {
         var token: String
         var request: BoardAPI.DropRequest
     }

@@ -1,13 +1,14 @@
 import Dragboard
 import DragboardStore
 import Foundation
+import JSONWriting
 
 /// What people do to a board besides dragging: add, rename and delete boards, lists and rows,
 /// and remove images. Each is one store operation (one transaction, the board's version +1,
 /// idempotent by `op`), and its changes reach every viewer of the board like a drop's.
 extension BoardService {
     /// An edit's answer: the board's version after it and what changed, as a drop answers.
-    struct EditResponse: Codable {
+    struct EditResponse: Decodable, Equatable {
         var version: Int
         var changes: [BoardAPI.Change]
         var message: String
@@ -147,9 +148,9 @@ extension BoardService {
             let (changes, message) = try body(tx)
             if let undoOwner { tx.recordUndo(for: undoOwner, actionName: Self.actionName(message)) }
             changed = tx.hasChanges
-            return try Self.json(EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
-                                              message: changed ? message : "Nothing changed.", location: location,
-                                              counts: changed ? try counts(changes, tx: tx) : nil))
+            return EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
+                                message: changed ? message : "Nothing changed.", location: location,
+                                counts: changed ? try counts(changes, tx: tx) : nil).jsonString
         }
         if changed { live.broadcast(event: "changes", board: board, version: result.version, json: result.response) }
         return try JSONDecoder().decode(EditResponse.self, from: Data(result.response.utf8))

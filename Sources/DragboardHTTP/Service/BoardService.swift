@@ -2,6 +2,7 @@ import DragAndDrop
 import Dragboard
 import DragboardStore
 import Foundation
+import JSONWriting
 import Logging
 
 /// A board served over HTTP: store, renderer, drag sessions and live viewers, with one method
@@ -124,8 +125,8 @@ public final class BoardService: Sendable {
             let changes = departure.items.map { BoardAPI.Change(kind: .remove, item: $0) }
             // The lists' counts as now (that board may have moved on since: its next change says them again).
             let counts = try? store.read(board: departure.board) { tx in Dictionary(try tx.listCounts().map { ($0.list, $0.count) }, uniquingKeysWith: { a, _ in a }) }
-            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes, counts: counts)) else { continue }
-            live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
+            live.broadcast(event: "changes", board: departure.board, version: departure.version,
+                           json: BoardAPI.LiveChanges(version: departure.version, changes: changes, counts: counts).jsonString)
         }
     }
 

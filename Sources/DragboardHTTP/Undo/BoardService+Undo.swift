@@ -1,11 +1,12 @@
 import Dragboard
 import DragboardStore
 import Foundation
+import JSONWriting
 
 extension BoardService {
     /// What an undo or redo answers: like an edit (the version and the changes, applied by the
     /// browser as any change), plus where the history now stands.
-    struct UndoResponse: Codable {
+    struct UndoResponse: Decodable, Equatable {
         var version: Int
         var changes: [BoardAPI.Change]
         var message: String
@@ -49,21 +50,20 @@ extension BoardService {
             let state = UndoState(undoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: false)?.actionName,
                                   redoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: true)?.actionName)
             let changes = try undoChanges(applied, tx: tx)
-            return try Self.json(UndoResponse(version: tx.resultingVersion, changes: changes,
-                                              message: "\(redo ? "Redid" : "Undid") “\(action)”.", board: tx.boardID,
-                                              action: action, undo: state, counts: try counts(changes, tx: tx)))
+            return UndoResponse(version: tx.resultingVersion, changes: changes,
+                                message: "\(redo ? "Redid" : "Undid") “\(action)”.", board: tx.boardID,
+                                action: action, undo: state, counts: try counts(changes, tx: tx)).jsonString
         }
         let response = try JSONDecoder().decode(UndoResponse.self, from: Data(outcome.result.response.utf8))
         guard !outcome.result.replayed else { return response }
         for id in effects.restoredImages { moveImageFile(id, from: "removed/", to: "") }
         for id in effects.removedImages { moveImageFile(id, from: "", to: "removed/") }
-        if let json = try? Self.json(BoardAPI.LiveChanges(version: response.version, changes: response.changes, counts: response.counts)) {
-            live.broadcast(event: "changes", board: outcome.board, version: response.version, json: json)
-        }
+        live.broadcast(event: "changes", board: outcome.board, version: response.version,
+                       json: BoardAPI.LiveChanges(version: response.version, changes: response.changes, counts: response.counts).jsonString)
         for departure in outcome.result.departures {
             let changes = [BoardAPI.Change(kind: .resync, item: BoardKit.listsTargetID)]
-            guard let json = try? Self.json(BoardAPI.LiveChanges(version: departure.version, changes: changes)) else { continue }
-            live.broadcast(event: "changes", board: departure.board, version: departure.version, json: json)
+            live.broadcast(event: "changes", board: departure.board, version: departure.version,
+                           json: BoardAPI.LiveChanges(version: departure.version, changes: changes).jsonString)
         }
         return response
     }
