@@ -85,7 +85,7 @@ test: test-deps
 	cat "$$state/postgres.log"; \
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ] || exit 1; \
 	set -ex; \
-	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/layout/test_layers.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # In process (the router called directly), then over real sockets against the release server
