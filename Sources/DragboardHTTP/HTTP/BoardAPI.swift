@@ -175,12 +175,13 @@ enum BoardAPI {
         var files: [String?]?
     }
 
-    /// A change to the page, applied by the browser in order.
+    /// A change to the page, applied by the browser in order: a ``Dragboard/BoardChange`` with the
+    /// HTML it shows.
     struct Change: Decodable, Hashable {
         /// `resync`: a list was added, renamed, reordered or deleted, so the browser fetches the
         /// board's lists (rendered with its own form tokens); `title`: the board's new title (in
         /// `html`, as text); `gone`: the board was deleted.
-        enum Kind: String, Codable { case remove, insert, replace, zone, resync, title, gone }
+        typealias Kind = BoardChange.Kind
         var kind: Kind
         var item: String
         var list: String?
@@ -224,5 +225,14 @@ enum BoardAPI {
     struct BoardResponse: Codable {
         var version: Int
         var lists: [ListHTML]
+    }
+}
+
+extension BoardChange.Kind: Decodable {}
+
+extension BoardAPI.Change {
+    /// The domain's change, as the page takes it (its HTML filled in when rendered).
+    init(_ change: BoardChange) {
+        self.init(kind: change.kind, item: change.item, list: change.list, after: change.after)
     }
 }

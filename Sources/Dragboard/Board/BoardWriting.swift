@@ -1,0 +1,29 @@
+/// The board as a drop changes it, inside the operation's transaction: the port the domain's
+/// operations write through (the store's transaction conforms), so they know no database.
+package protocol BoardWriting: BoardReading {
+    func lists() throws -> [ListRecord]
+    func item(_ id: String) throws -> ItemRecord
+    /// The id of the top-level row at `index` of a list, or nil past its end.
+    func rowID(at index: Int, inList listID: String) throws -> String?
+    /// The row just before `id` in its list or container, or nil when it is first.
+    func predecessor(of id: String) throws -> String?
+    /// How many rows a list (`containerID` nil) or a container's contents hold.
+    func rowCount(_ listID: String, _ containerID: String?) throws -> Int
+    /// Moves rows, consecutively in the given order, to `placement`.
+    func move(_ ids: [String], to placement: Placement) throws
+    /// Copies rows (containers with their contents) to `placement`; returns the copies' ids.
+    func copy(_ ids: [String], to placement: Placement) throws -> [String]
+    /// Inserts new rows at `placement`; returns their ids.
+    func insert(_ items: [NewItem], at placement: Placement) throws -> [String]
+    /// Moves lists so that the first lands at `index` among the lists that stay.
+    func moveLists(_ ids: [String], to index: Int) throws
+}
+
+extension BoardWriting {
+    /// The container row named `id`, when its contents are a list of their own on this board.
+    package func contentsListContainer(_ id: String, kit: BoardKit) throws -> ItemRecord? {
+        guard let item = try? item(id), item.containerID == nil, kit.hasContentsList(item.kind),
+              try lists().contains(where: { $0.id == item.listID }) else { return nil }
+        return item
+    }
+}
