@@ -14,3 +14,9 @@ public struct ZoneImageRecord: Sendable, Equatable, Codable {
         self.size = size
     }
 }
+
+extension ZoneImageRecord {
+    /// The zone id images dropped on lists are recorded under (no zone of a page has it), so the
+    /// image quota counts them with the zones'.
+    package static let listImagesZone = "_lists"
+}

@@ -18,7 +18,7 @@ extension BoardService {
         let landing = DropLanding(kit: kit, keepImage: { [self] image in
             // An image a list takes is kept like a zone's, under the list images' own zone id, so the image quota counts it.
             try checkImageQuota(adding: 1, bytes: image.size, tx: tx)
-            return StoredImage(id: try keep(image, zoneID: Self.listImagesZone, tx: tx, kept: kept), name: image.name)
+            return StoredImage(id: try keep(image, zoneID: ZoneImageRecord.listImagesZone, tx: tx, kept: kept), name: image.name)
         }, zoneWriter: { [self] zoneID in
             ZoneWriter(zoneID: zoneID, addImages: { [self] images in
                 try checkImageQuota(adding: images.count, bytes: images.reduce(0) { $0 + $1.size }, tx: tx)
@@ -38,9 +38,6 @@ extension BoardService {
         kept.files.append(stored)
         return id
     }
-
-    /// The zone id images dropped on lists are recorded under (no zone of the page has it).
-    static let listImagesZone = "_lists"
 }
 
 /// The image files a drop moved into the image folder (by the closures it hands the domain), for

@@ -18,13 +18,14 @@ extension BoardService {
         var counts: [String: Int]? = nil
     }
 
+    /// The edits as the domain decides them.
+    private var edits: BoardEdits { BoardEdits(kit: kit, newID: Self.newID) }
+
     /// Adds a list of a registered kind at the end of the board.
     func addList(board: String, title: String, kind: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        guard let listKind = kit.listKind(kind) else { throw DragboardError.badRequest("unknown list kind \(kind); choose one of the offered kinds") }
         return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-list", board, title, kind)) { tx in
-            let list = try tx.addList(ListRecord(id: Self.newID(), title: title, kind: listKind.id, position: 0))
-            return ([.init(kind: .resync, item: list.id, list: list.id)], "Added the list \(title).")
+            try edits.addList(title: title, kind: kind, on: tx)
         }
     }
 
@@ -32,11 +33,7 @@ extension BoardService {
     func addItem(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
         return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-item", board, listID, title)) { tx in
-            guard let list = try tx.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID)") }
-            var item = try kit.listKind(list.kind)?.newItem(from: title, in: list) ?? NewItem(kind: "text", title: title)
-            item.id = nil
-            guard let id = try tx.insert([item], at: Placement(listID: list.id)).first else { throw DragboardError.unprocessable("nothing was added") }
-            return ([try insertChange(id, tx: tx)], "Added \(title) to \(list.title).")
+            try edits.addItem(title: title, list: listID, on: tx)
         }
     }
 
@@ -44,8 +41,7 @@ extension BoardService {
     func renameBoard(board: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
         return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-board", board, title)) { tx in
-            try tx.renameBoard(title)
-            return ([.init(kind: .title, item: board, html: title)], "Renamed the board to \(title).")
+            try edits.renameBoard(to: title, on: tx)
         }
     }
 
@@ -54,15 +50,9 @@ extension BoardService {
         guard board != BoardStore.defaultBoardID else {
             throw DragboardError.conflict("the default board cannot be deleted; rename it or make a board of your own")
         }
-        var forgotten: [String] = []
         let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
-            let title = try tx.board().title
-            let images = try tx.lists().flatMap { try tx.imagesShown(inList: $0.id) }
-            try tx.deleteBoard()
-            forgotten = try tx.forgetUnshownImages(images, zoneID: Self.listImagesZone)
-            return ([.init(kind: .gone, item: board)], "Deleted the board \(title).")
+            try edits.deleteBoard(on: tx)
         }
-        removeImageFiles(forgotten)
         renderCache.forget(board: board)
         return response
     }
@@ -71,62 +61,36 @@ extension BoardService {
     func renameList(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
         return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-list", board, listID, title)) { tx in
-            try tx.renameList(listID, title)
-            return ([.init(kind: .resync, item: listID, list: listID)], "Renamed the list to \(title).")
+            try edits.renameList(listID, to: title, on: tx)
         }
     }
 
     /// Deletes a list of the board with its rows.
     func deleteList(board: String, list listID: String, op: String, undoOwner: String?) throws -> EditResponse {
-        var forgotten: [String] = []
-        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
-            guard let list = try tx.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID); it may have been deleted") }
-            let images = try tx.imagesShown(inList: listID)
-            try tx.deleteList(listID)
-            forgotten = try tx.forgetUnshownImages(images, zoneID: Self.listImagesZone)
-            return ([.init(kind: .resync, item: listID, list: listID)], "Deleted the list \(list.title).")
+        try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
+            try edits.deleteList(listID, on: tx)
         }
-        removeImageFiles(forgotten)
-        return response
     }
 
     /// Renames a row of the board.
     func renameItem(board: String, item itemID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
         return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-item", board, itemID, title)) { tx in
-            let item = try tx.itemOnBoard(itemID)
-            try tx.setTitle(itemID, title)
-            let renamed = try tx.item(itemID)
-            return ([.init(kind: .replace, item: itemID, list: item.listID, html: renderer.row(renamed, contents: try contents(of: renamed, tx: tx)))],
-                    "Renamed \(item.title) to \(title).")
+            try edits.renameItem(itemID, to: title, on: tx)
         }
     }
 
     /// Deletes a row of the board (with a container's contents).
     func deleteItem(board: String, item itemID: String, op: String, undoOwner: String?) throws -> EditResponse {
-        var forgotten: [String] = []
-        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
-            let item = try tx.itemOnBoard(itemID)
-            let image = BoardItem(item).payload(as: CardPayload.self)?.image
-            try tx.delete([itemID])
-            forgotten = try tx.forgetUnshownImages(image.map { [$0] } ?? [], zoneID: Self.listImagesZone)
-            guard let container = item.containerID else { return ([.init(kind: .remove, item: itemID)], "Deleted \(item.title).") }
-            let holder = try tx.item(container)
-            return ([.init(kind: .replace, item: container, list: holder.listID, html: renderer.row(holder, contents: try contents(of: holder, tx: tx)))],
-                    "Deleted \(item.title).")
+        try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
+            try edits.deleteItem(itemID, on: tx)
         }
-        removeImageFiles(forgotten)
-        return response
     }
 
     /// Removes an image from a zone of the board (its file goes once the removal is committed).
     func removeImage(board: String, image imageID: String, op: String, undoOwner: String?) throws -> EditResponse {
         let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("remove-image", board, imageID)) { tx in
-            guard tx.hasZones, let image = try tx.image(imageID), let zone = kit.zone(image.zoneID) else {
-                throw DragboardError.notFound("unknown image \(imageID); it may have been removed")
-            }
-            try tx.removeImage(imageID)
-            return ([.init(kind: .zone, item: zone.id, html: renderer.zone(try ZoneView(zone, tx)))], "Removed the image \(image.name).")
+            try edits.removeImage(imageID, on: tx)
         }
         retireImageFile(imageID)
         return response
@@ -138,28 +102,46 @@ extension BoardService {
     }
 
     /// Runs one edit as a store operation, recorded in `undoOwner`'s history, and tells the
-    /// board's viewers what changed.
+    /// board's viewers what changed (the rows and zones it names rendered in the transaction).
+    /// The files of images it forgot go once it committed.
     private func edit(board: String, op: String, undoOwner: String?, fingerprint: String, location: String? = nil,
-                      _ body: (BoardTransaction) throws -> ([BoardAPI.Change], String)) throws -> EditResponse {
+                      _ body: (BoardTransaction) throws -> BoardEdits.Edited) throws -> EditResponse {
         let location = location ?? "/boards/\(board)"
         var changed = false
+        var forgotten: [String] = []
         let result = try store.perform(board: board, operationID: op, fingerprint: fingerprint) { tx in
             if let undoOwner { tx.recordUndo(for: undoOwner, actionName: "") }
-            let (changes, message) = try body(tx)
-            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: Self.actionName(message)) }
+            let edited = try body(tx)
+            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: Self.actionName(edited.message)) }
             changed = tx.hasChanges
+            forgotten = edited.forgottenImages
+            let changes = try edited.changes.map { try shown($0, tx: tx) }
             return EditResponse(version: tx.resultingVersion, changes: changed ? changes : [],
-                                message: changed ? message : "Nothing changed.", location: location,
+                                message: changed ? edited.message : "Nothing changed.", location: location,
                                 counts: changed ? try counts(changes, tx: tx) : nil).jsonString
         }
+        removeImageFiles(forgotten)
         if changed { live.broadcast(event: "changes", board: board, version: result.version, json: result.response) }
         return try JSONDecoder().decode(EditResponse.self, from: Data(result.response.utf8))
     }
 
-    private func insertChange(_ id: String, tx: BoardTransaction) throws -> BoardAPI.Change {
-        let item = try tx.item(id)
-        return .init(kind: .insert, item: id, list: item.listID, after: try tx.predecessor(of: id),
-                     html: renderer.row(item, contents: try contents(of: item, tx: tx)))
+    /// A change as the page takes it: the row it inserts or shows again, or the zone, rendered as
+    /// it is in `tx`; a new board title as its text.
+    private func shown(_ change: BoardChange, tx: BoardTransaction) throws -> BoardAPI.Change {
+        var shown = BoardAPI.Change(change)
+        switch change.kind {
+        case .insert, .replace:
+            let item = try tx.item(change.item)
+            shown.html = renderer.row(item, contents: try contents(of: item, tx: tx))
+        case .zone:
+            guard let zone = kit.zone(change.item) else { break }
+            shown.html = renderer.zone(try ZoneView(zone, tx))
+        case .title:
+            shown.html = try tx.board().title
+        case .remove, .resync, .gone:
+            break
+        }
+        return shown
     }
 
     private func contents(of item: ItemRecord, tx: BoardTransaction) throws -> [ItemRecord] {

@@ -1,8 +1,8 @@
 import Dragboard
 
 /// A transaction is the board the domain's operations read and write (``BoardReading``,
-/// ``BoardWriting``): drop targets are built from it, drops land on it.
-extension BoardTransaction: BoardWriting {
+/// ``BoardWriting``, ``BoardEditing``): drop targets are built from it, drops land on it, edits change it.
+extension BoardTransaction: BoardEditing {
     package func listRecords() throws -> [ListRecord] { try lists() }
     package func topRows(in listID: String) throws -> [ItemRecord] { try rows(in: listID) }
     package func rowCount(in listID: String, container containerID: String) throws -> Int { try rowCount(listID, containerID) }
