@@ -17,6 +17,10 @@ package protocol BoardWriting: BoardReading {
     func insert(_ items: [NewItem], at placement: Placement) throws -> [String]
     /// Moves lists so that the first lands at `index` among the lists that stay.
     func moveLists(_ ids: [String], to index: Int) throws
+    /// The index of a top-level row in its list, or nil when it is not there.
+    func index(of id: String, in listID: String) throws -> Int?
+    /// The index of a row among a container's contents, or nil when it is not there.
+    func index(of id: String, inContainer containerID: String) throws -> Int?
 }
 
 extension BoardWriting {
@@ -25,5 +29,12 @@ extension BoardWriting {
         guard let item = try? item(id), item.containerID == nil, kit.hasContentsList(item.kind),
               try lists().contains(where: { $0.id == item.listID }) else { return nil }
         return item
+    }
+
+    /// The title and row count of a target list: a list of the board, or a container's contents.
+    package func titledList(_ id: String, kit: BoardKit) throws -> (title: String, rowCount: Int)? {
+        if let list = try lists().first(where: { $0.id == id }) { return (list.title, try rowCount(in: list.id)) }
+        guard let container = try contentsListContainer(id, kit: kit) else { return nil }
+        return (container.title, try rowCount(container.listID, container.id))
     }
 }

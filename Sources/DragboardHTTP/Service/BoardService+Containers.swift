@@ -11,13 +11,6 @@ extension BoardService {
         try tx.contentsListContainer(id, kit: kit)
     }
 
-    /// The title and row count of a target list: a list of the board, or a container's contents.
-    func titledList(_ id: String, tx: BoardTransaction) throws -> (title: String, rowCount: Int)? {
-        if let list = try tx.lists().first(where: { $0.id == id }) { return (list.title, try tx.rowCount(in: list.id)) }
-        guard let container = try contentsListContainer(id, tx: tx) else { return nil }
-        return (container.title, try tx.rowCount(container.listID, container.id))
-    }
-
     /// `dragstart` on rows inside an open container: the container's contents are the source list.
     func beginContainerDrag(_ request: BoardAPI.BeginRequest, from container: ItemRecord, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
         let (version, rowCount, dragged, targets) = try store.read(board: board) { tx in

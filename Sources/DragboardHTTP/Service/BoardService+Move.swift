@@ -39,7 +39,7 @@ extension BoardService {
             let source = try sourceList(of: item, tx: tx)
             guard let list = target.list else { return (source, 0, tx.baseVersion) }
             // A list of the board, or an open container's contents.
-            guard let counted = try titledList(list, tx: tx) else { throw DragboardError.notFound("unknown list \(list)") }
+            guard let counted = try tx.titledList(list, kit: kit) else { throw DragboardError.notFound("unknown list \(list)") }
             return (source, counted.rowCount, tx.baseVersion)
         }
         let token = DragSessions.randomToken()

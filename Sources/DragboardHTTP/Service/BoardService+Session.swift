@@ -33,8 +33,9 @@ extension BoardService {
             let targets = try tx.dropTargets(kit)
             let position = rows.first { $0.value.id == request.items.first }?.key
             let rowCount = try tx.rowCount(in: list.id)
-            let known = ListDragWords(lists: lists, titles: dragged.map(\.1.title), rowCount: rowCount)
-            let words = try pickUpWords(targetLists: targets.lists.map(\.target.id), request: request, position: position, tx: tx, source: known)
+            let known = DragWords.KnownSource(lists: lists, titles: dragged.map(\.1.title), rowCount: rowCount)
+            let words = try self.words.pickedUp(request.items, from: request.list, targetLists: targets.lists.map(\.target.id), position: position,
+                                                on: tx, source: known)
             return .list(ListDragStart(version: tx.baseVersion, list: list, rowCount: rowCount, dragged: rows,
                                        targets: targets, position: position, words: words))
         }
@@ -65,7 +66,7 @@ extension BoardService {
         var dragged: [Int: BoardItem]
         var targets: DropTargets
         var position: Int?
-        var words: PickUpWords
+        var words: DragWords.PickUp
     }
 
     /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
@@ -74,7 +75,7 @@ extension BoardService {
     /// `words`: the answer's words, when the caller read them with the rows, so they cost no read of their own).
     func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
                    request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil,
-                   words: PickUpWords? = nil) throws -> BoardAPI.BeginResponse {
+                   words: DragWords.PickUp? = nil) throws -> BoardAPI.BeginResponse {
         guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         let table = BoardAPI.Table(engine.proposalTable())
