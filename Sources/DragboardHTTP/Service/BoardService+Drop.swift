@@ -39,9 +39,9 @@ extension BoardService {
                     var working = engine
                     // Always, whatever version the client says it saw: a client is not trusted
                     // to know what someone else did since.
-                    try checkDraggedItemsUnmoved(working.dropSession, tx: tx)
+                    try working.dropSession.checkItemsUnmoved(on: tx)
                     if tx.baseVersion != request.version {
-                        location = try rebase(location, hoveredItem: request.location?.item, target: target, tx: tx)
+                        location = try location.rebased(hoveredItem: request.location?.item, target: target, on: tx)
                     }
                     working.updateTargets(try tx.dropTargets(kit, movingLists: entry.movesLists))
                     working.setCopyModifierPressed(request.copy ?? false)
@@ -94,32 +94,5 @@ extension BoardService {
     struct Fingerprint {
         var token: String
         var request: BoardAPI.DropRequest
-    }
-
-    /// A stale view pointed at a row by index; find that row again by its id.
-    private func rebase(_ location: DropLocation, hoveredItem: String?, target: DropTargetID, tx: BoardTransaction) throws -> DropLocation {
-        guard case .row(_, let fraction) = location, case .list(let listID) = target, listID != BoardKit.listsTargetID else { return location }
-        guard let hoveredItem, let index = try tx.index(of: hoveredItem, in: listID) ?? tx.index(of: hoveredItem, inContainer: listID) else {
-            throw DragboardError.conflict("the row you dropped on has changed since your view; the board was refreshed")
-        }
-        return .row(index, fraction: fraction)
-    }
-
-    /// Items dragged from this app must still be where the drag found them.
-    private func checkDraggedItemsUnmoved(_ session: DropSession, tx: BoardTransaction) throws {
-        guard let source = session.dragSource else { return }
-        if source.listID == BoardKit.listsTargetID {
-            let lists = Set(try tx.lists().map(\.id))
-            for case let id as String in session.items.compactMap(\.localObject) where !lists.contains(id) {
-                throw DragboardError.conflict("a list you dragged was deleted or moved to another board; the board was refreshed")
-            }
-            return
-        }
-        for case let id as String in session.items.compactMap(\.localObject) {
-            // A row dragged out of an open container is still in that container.
-            guard let item = try? tx.item(id), (item.listID == source.listID && item.containerID == nil) || item.containerID == source.listID else {
-                throw DragboardError.conflict("an item you dragged was moved by someone else; the board was refreshed")
-            }
-        }
     }
 }
