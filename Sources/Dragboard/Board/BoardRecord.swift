@@ -15,3 +15,8 @@ public struct BoardRecord: Sendable, Equatable {
         self.activity = activity
     }
 }
+
+extension BoardRecord {
+    /// The board every store has from its creation, and the one requests that name none mean.
+    public static let defaultID = "demo"
+}

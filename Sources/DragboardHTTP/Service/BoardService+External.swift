@@ -17,7 +17,7 @@ extension BoardService {
         for (index, mimeType) in request.files.enumerated() {
             var provider = ItemProvider()
             let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
-            provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).url }
+            provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).file }
             provider.registerDataRepresentation(forTypeIdentifier: UploadedFileName.typeIdentifier, visibility: .ownProcess) { progress in
                 let name = Data(try payload.file(at: index).name.utf8)
                 progress.complete(Int64(name.count))

@@ -72,7 +72,7 @@ final class ImageUploadSink: RequestBodySink {
             abort()
             throw error
         }
-        payload.addUpload(id, .init(url: url, format: format, size: size, name: name))
+        payload.addUpload(id, DroppedImage(file: url, format: format, size: size, name: name))
         return .json(BoardAPI.UploadResponse(file: id, size: size, type: format.rawValue), status: .created)
     }
 

@@ -1,3 +1,4 @@
+import Dragboard
 import Foundation
 import Synchronization
 
@@ -15,7 +16,7 @@ import Synchronization
 public final class BoardStore: Sendable {
     /// The board every store has from its creation: the one a database written before boards
     /// existed becomes, and the one calls that name no board mean.
-    public static let defaultBoardID = "demo"
+    public static let defaultBoardID = BoardRecord.defaultID
     /// Its title until someone renames it.
     public static let defaultBoardTitle = "Demo board"
     /// Keys longer than this trigger a rebalance of their list or container.

@@ -1,3 +1,5 @@
+import Dragboard
+
 
 /// SHA-256 (FIPS 180-4), for operation fingerprints: an idempotency record keeps 32 bytes of a
 /// request, not the request. None of the project's dependencies offers a hash on Linux.
@@ -48,11 +50,4 @@ package enum SHA256 {
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
-}
-
-extension String {
-    /// The text with zeros before it up to `length` characters (hex digits of a fixed width).
-    package func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
-    }
 }

@@ -1,6 +1,4 @@
 import DragAndDrop
-import Dragboard
-import DragboardStore
 import Foundation
 import Synchronization
 
@@ -11,22 +9,22 @@ import Synchronization
 /// may live at once is capped per browser, per address and in total, since each holds memory.
 public final class DragSessions: Sendable {
     /// One session.
-    final class Entry: Sendable {
+    package final class Entry: Sendable {
         let token: String
         let owner: String
         /// The network address that began it, when known.
         let address: String?
-        let engine: Mutex<SessionEngine>
+        package let engine: Mutex<SessionEngine>
         let started: ContinuousClock.Instant
         /// Data and files of a drop from outside; nil for drags that started in the app.
-        let payload: DropPayload?
+        package let payload: DropPayload?
         /// The board of the window the session began in.
-        let board: String
+        package let board: String
         /// Whether the session drags lists by their headers (its only target is the board).
-        let movesLists: Bool
+        package let movesLists: Bool
         /// The board of the window the drag is over now: another window of the app, on another
         /// board, joins the session and its lists become the targets.
-        let dropBoard: Mutex<String>
+        package let dropBoard: Mutex<String>
 
         init(token: String, owner: String, address: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
             self.token = token
@@ -43,17 +41,17 @@ public final class DragSessions: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
     let lifetime: Duration
-    let limits: BoardService.Limits
+    let limits: BoardLimits
 
-    init(lifetime: Duration = .seconds(600), limits: BoardService.Limits = .init()) {
+    package init(lifetime: Duration = .seconds(600), limits: BoardLimits = .init()) {
         self.lifetime = lifetime
         self.limits = limits
     }
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
     /// digits, which survive as part of a DataTransfer type name.
-    func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil,
-                board: String = BoardStore.defaultBoardID, movesLists: Bool = false) throws -> String {
+    package func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil,
+                board: String = BoardRecord.defaultID, movesLists: Bool = false) throws -> String {
         guard Self.isWellFormed(token) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
@@ -89,20 +87,20 @@ public final class DragSessions: Sendable {
     }
 
     /// The session for `token` if `owner` began it.
-    func entry(_ token: String, owner: String) throws -> Entry {
+    package func entry(_ token: String, owner: String) throws -> Entry {
         guard let entry = entries.withLock({ $0[token] }), entry.owner == owner, ContinuousClock.now - entry.started < lifetime else {
             throw DragboardError.notFound("unknown drag session")
         }
         return entry
     }
 
-    func remove(_ token: String) {
+    package func remove(_ token: String) {
         entries.withLock { $0.removeValue(forKey: token) }?.payload?.discard()
     }
 
     var count: Int { entries.withLock { $0.count } }
 
-    static func randomToken() -> String {
+    package static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
     }
