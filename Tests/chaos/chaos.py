@@ -42,7 +42,7 @@ import uuid
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: Anomalies explained by defects known and not fixed yet (see the KNOWN list in
-#: Tests/ShowcaseTests/FuzzGenerator.swift), by kind: reported, but failing the run only with --strict.
+#: Tests/DragboardHTTPTests/FuzzGenerator.swift), by kind: reported, but failing the run only with --strict.
 #: None is open (the phantom version it first found is fixed).
 KNOWN: dict[str, str] = {}
 
