@@ -1,4 +1,3 @@
-
 /// The database under a ``BoardStore``: how it reads, writes and commits client operations.
 ///
 /// Two engines implement it: ``SQLiteEngine`` (one file, the embedded default) and, in the

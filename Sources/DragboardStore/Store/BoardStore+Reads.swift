@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardStore {
     /// A whole board (version, lists, rows and container contents) read in one transaction.
     /// - Throws: ``StoreError/unknownBoard(_:)``.

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// Records an image in a zone (its file must already be in the image folder).
     public func addImage(_ image: ZoneImageRecord) throws {

@@ -1,4 +1,3 @@
-
 extension BoardTransaction {
     /// `count` ascending order keys for the rows landing in `gap`.
     ///

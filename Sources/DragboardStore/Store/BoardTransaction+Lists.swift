@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// Adds a list at the end of this board.
     /// - Throws: ``StoreError/invalid(_:)`` when the id is taken (on any board).

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// Moves existing items (in the given order, landing consecutively) to the
     /// placement.

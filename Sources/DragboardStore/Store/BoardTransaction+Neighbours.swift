@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// How many top-level rows `listID` has.
     public func rowCount(in listID: String) throws -> Int {

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// A row's position in the total order `(pos, id)`.
 package struct OrderBound: Equatable {
     package var pos: String

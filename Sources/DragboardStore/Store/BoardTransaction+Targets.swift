@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// Each of `lists`' top-level row count, in one query for the board (a list without rows
     /// has none stored: 0).

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// How many rows of one list (or one container's contents) a read takes, from the first.
 public struct RowWindow: Sendable, Equatable {
     /// A list's id, or a container's id for its contents.

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// The write side of one operation, handed to the body of
 /// ``BoardStore/perform(operationID:fingerprint:_:)``.
 ///

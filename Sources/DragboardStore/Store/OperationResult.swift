@@ -1,4 +1,3 @@
-
 /// Result of ``BoardStore/perform(operationID:fingerprint:_:)``.
 public struct OperationResult: Sendable, Equatable {
     /// The response the operation's body returned (stored for replays).

@@ -1,4 +1,3 @@
-
 extension OrderKey {
     // Integer heads: `a0`…`az` (2 chars), `b00`…`bzz` (3 chars), … upwards and
     // `Zz`…`Z0`, `Yzz`… downwards. Returns nil past the largest/smallest head.

@@ -1,4 +1,3 @@
-
 /// Fractional index keys: strings that sort strictly between any two other keys.
 ///
 /// A port of the rocicorp / David Greenspan "fractional-indexing" algorithm with

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// SHA-256 (FIPS 180-4), for operation fingerprints: an idempotency record keeps 32 bytes of a
 /// request, not the request. None of the project's dependencies offers a hash on Linux.
 package enum SHA256 {

@@ -1,4 +1,3 @@
-
 /// Errors of the store. A method that throws one has changed nothing, and a
 /// throw out of an operation's body rolls back the whole operation.
 public enum StoreError: Error, Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// Read queries shared by ``BoardStore`` and ``BoardTransaction`` (internal).
 ///
 /// Hot statements are prepared once per connection with `cachedStatement`.

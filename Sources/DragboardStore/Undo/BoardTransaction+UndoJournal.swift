@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     /// Records this operation in `owner`'s undo history under `actionName` ("Move Milk"),
     /// like `UndoManager.setActionName(_:)`. Call it before the changes (what happened before is

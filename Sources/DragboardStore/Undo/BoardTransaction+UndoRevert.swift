@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// Why an undo or redo cannot be applied to the board as it is now (it changed nothing).
 struct UndoRefusal: Error {
     var reason: String

@@ -1,6 +1,5 @@
 import Dragboard
 
-
 extension BoardTransaction {
     func revertList(from expected: UndoListState?, to target: UndoListState?, effects: inout UndoEffects) throws {
         let id = (expected ?? target)?.record.id ?? ""

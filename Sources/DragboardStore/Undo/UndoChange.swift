@@ -1,6 +1,5 @@
 import Dragboard
 
-
 /// One row-level effect of an operation, as the undo history keeps it: the row's state before
 /// and after (nil: the row did not exist). Undo checks that the row is still in its `after`
 /// state and brings back `before`; redo checks `before` and brings back `after`. The order keys
