@@ -38,6 +38,9 @@ public final class DragboardTestApp: Sendable {
 
     public var store: BoardStore { service.store }
 
+    /// The `Cookie` header of this browser: its CSRF token, as the server set it.
+    public var cookie: String { "\(RequestGuard.cookieName)=\(csrf)" }
+
     /// The port the live server listens on (nil with the router transport).
     public var port: Int? { server?.port }
 
@@ -85,7 +88,7 @@ public final class DragboardTestApp: Sendable {
     /// returns the whole response.
     public func execute(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws -> TestResponse {
         var headers = headers
-        if headers["Cookie"] == nil { headers["Cookie"] = "dragboard_csrf=\(csrf)" }
+        if headers["Cookie"] == nil { headers["Cookie"] = cookie }
         switch transport {
         case .router:
             let (route, query) = Self.split(path)
@@ -107,7 +110,7 @@ public final class DragboardTestApp: Sendable {
     /// Posts `object` as JSON with this browser's CSRF token, as the page's scripts do.
     public func post(_ path: String, json object: Any) throws -> TestResponse {
         let body = try JSONSerialization.data(withJSONObject: object)
-        return try execute(.post, path, headers: ["Content-Type": "application/json", "X-CSRF-Token": csrf], body: Array(body))
+        return try execute(.post, path, headers: ["Content-Type": "application/json", RequestGuard.headerName: csrf], body: Array(body))
     }
 
     /// Posts a plain HTML form, as a browser without JavaScript does (the token in its `csrf` field).
@@ -129,8 +132,8 @@ public final class DragboardTestApp: Sendable {
     public func respond(to request: Request) -> Response {
         var request = request
         if request.headers["Cookie"] == nil {
-            request.headers["Cookie"] = "dragboard_csrf=\(csrf)"
-            request.cookies["dragboard_csrf"] = csrf
+            request.headers["Cookie"] = cookie
+            request.cookies[RequestGuard.cookieName] = csrf
         }
         return router.respond(to: request)
     }

@@ -69,6 +69,6 @@ extension DragboardTestApp {
     /// Opens `board`'s live stream as this browser; the first event is its `hello`.
     public func events(board: String = BoardStore.defaultBoardID, timeout: Double = 10) throws -> TestEventStream {
         guard let port else { throw TestFailure("live events need the live transport") }
-        return try TestEventStream(port: port, path: "/boards/\(board)/events", cookie: "dragboard_csrf=\(csrf)", timeout: timeout)
+        return try TestEventStream(port: port, path: "/boards/\(board)/events", cookie: cookie, timeout: timeout)
     }
 }

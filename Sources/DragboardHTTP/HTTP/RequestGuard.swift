@@ -6,9 +6,9 @@ import MicroHTTP
 /// The page carries the viewer's CSRF token (also set as an HttpOnly, SameSite=Strict cookie);
 /// a write must echo it in `X-CSRF-Token` (a plain form: in its `csrf` field), and must come
 /// from the same origin as far as `Sec-Fetch-Site` and `Origin` say.
-enum RequestGuard {
-    static let cookieName = "dragboard_csrf"
-    static let headerName = "X-CSRF-Token"
+package enum RequestGuard {
+    package static let cookieName = "dragboard_csrf"
+    package static let headerName = "X-CSRF-Token"
 
     /// The viewer's token, or a new one to set.
     static func csrfToken(of request: Request) -> (token: String, isNew: Bool) {
