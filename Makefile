@@ -57,7 +57,8 @@ e2e: test-deps build
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
 # products); the Swift tests on SQLite and, at the same time, the store suites on PostgreSQL (each mostly
-# waits on one core; both only run what was built, so `--ignore-lock` lets the two share .build); the
+# waits on one core; the PostgreSQL pass runs the built test bundle itself, not through SwiftPM: two SwiftPM
+# processes attaching one build database at once can fail with "database is locked" and run nothing); the
 # bench's C drop client against a real server; then the browser tests on the built server
 # (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
@@ -75,10 +76,11 @@ test: test-deps
 		head -n -1 "$$state/why" >&2; \
 		echo "*** PostgreSQL could not start, its tests will fail: $$(tail -n 1 "$$state/why") ***" >&2; \
 	fi; \
+	tests="$$(swift build --show-bin-path $(SWIFT_FLAGS))/DragboardPackageTests.xctest"; \
 	set -x; \
-	DRAGBOARD_TEST_ENGINE=postgres swift test --skip-build --ignore-lock $(SWIFT_FLAGS) --filter DragboardStoreTests \
+	DRAGBOARD_TEST_ENGINE=postgres "$$tests" --testing-library swift-testing --filter DragboardStoreTests \
 		>"$$state/postgres.log" 2>&1 & postgres=$$!; \
-	swift test --skip-build --ignore-lock $(SWIFT_FLAGS); sqlite=$$?; \
+	swift test --skip-build $(SWIFT_FLAGS); sqlite=$$?; \
 	wait $$postgres; postgres=$$?; \
 	{ set +x; } 2>/dev/null; \
 	echo "== the store suites again, on PostgreSQL (DRAGBOARD_TEST_ENGINE=postgres), run beside the above =="; \
