@@ -6,11 +6,6 @@ import Foundation
 /// Containers whose contents are lists of their own: drags that start inside one (drops into one
 /// land through the domain's ``DropLanding``).
 extension BoardService {
-    /// The container row named `id` on the board `tx` reads, when its contents are a list of their own.
-    func contentsListContainer(_ id: String, tx: BoardTransaction) throws -> ItemRecord? {
-        try tx.contentsListContainer(id, kit: kit)
-    }
-
     /// `dragstart` on rows inside an open container: the container's contents are the source list.
     func beginContainerDrag(_ request: BoardAPI.BeginRequest, from container: ItemRecord, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
         let (version, rowCount, dragged, targets) = try store.read(board: board) { tx in

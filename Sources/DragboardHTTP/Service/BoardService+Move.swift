@@ -59,7 +59,7 @@ extension BoardService {
     /// of their own that holds it.
     private func sourceList(of item: ItemRecord, tx: BoardTransaction) throws -> String {
         guard let container = item.containerID else { return item.listID }
-        guard try contentsListContainer(container, tx: tx) != nil else {
+        guard try tx.contentsListContainer(container, kit: kit) != nil else {
             throw DragboardError.conflict("\(item.title) is inside another row; take it out first")
         }
         return container

@@ -19,7 +19,7 @@ extension BoardService {
         // One read finds the source (an open container's contents first) and, for a list,
         // everything the drag and its answer need.
         let source = try store.read(board: board) { tx -> ListDragSource in
-            if let container = try contentsListContainer(request.list, tx: tx) { return .container(container) }
+            if let container = try tx.contentsListContainer(request.list, kit: kit) { return .container(container) }
             let lists = try tx.lists()
             guard let list = lists.first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
             let dragged = try request.items.map { id -> (Int, BoardItem) in
