@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config
 TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
 PYTHON          ?= python3
 VENV            := .venv

@@ -35,6 +35,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        // Argon2id password hashes and random tokens from libsodium.
+        .target(name: "Passwords", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -71,6 +78,7 @@ let package = Package(
                 "DragAndDrop",
                 "JSONWriting",
                 "MicroHTTP",
+                "Passwords",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,6 +93,7 @@ let package = Package(
                 "DragboardStore",
                 "MicroHTTP",
                 "MicroHTTPTesting",
+                "Passwords",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -108,6 +117,7 @@ let package = Package(
                 "DragboardHTTP",
                 "DragboardPostgres",
                 "DragboardStore",
+                "Passwords",
                 "Showcase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +136,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "PasswordsTests", dependencies: ["Passwords"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(name: "DragAndDropTests", dependencies: ["DragAndDrop"], swiftSettings: swiftSettings),
         .testTarget(name: "DragboardTests", dependencies: ["Dragboard"], swiftSettings: swiftSettings),

@@ -15,6 +15,8 @@ public struct DropSession: Sendable {
     public internal(set) var isCopyModifierPressed: Bool = false
     /// True only inside perform-drop, the one place data may be loaded.
     public internal(set) var isPerformingDrop: Bool = false
+    /// Who drags and their roles, when the app knows people (see ``SessionEngine/setUser(_:)``).
+    public internal(set) var user: DragUser?
 
     public init(items: [DragItem], localDragSession: DragSession?, registry: TypeRegistry = .standard) {
         self.items = items

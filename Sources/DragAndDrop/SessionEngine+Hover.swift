@@ -49,7 +49,10 @@ extension SessionEngine {
     }
 
     /// Asks `canHandle` once per target per session; a `false` stops every later call for it.
+    /// A person refused everywhere (``DragUser/refusal``) is answered before any delegate: every
+    /// target takes part, to say `forbidden` and why.
     mutating func canHandle(_ target: DropTargetID) -> Bool {
+        if dropSession.user?.refusal != nil { return true }
         if let known = canHandleAnswers[target] { return known }
         let answer: Bool
         switch target {

@@ -5,9 +5,15 @@ extension SessionEngine {
     /// - a drag from another app or origin can only copy: `move` becomes `copy`;
     /// - `move` when the source does not allow moves becomes `cancel`;
     /// - a nil destination forces the `unspecified` intent;
-    /// - only `cancel` and `forbidden` carry a reason, and the engine's own refusals say theirs.
+    /// - only `cancel` and `forbidden` carry a reason, and the engine's own refusals say theirs;
+    /// - a person who may not drop here (``DragUser/refusal``) is forbidden, in their words.
     func enforce(_ proposal: DropProposal, destination: IndexPath?, isList: Bool) -> DropProposal {
         var enforced = proposal
+        if let refusal = dropSession.user?.refusal {
+            enforced = .forbidden(refusal)
+            if destination == nil || !isList { enforced.intent = .unspecified }
+            return enforced
+        }
         if enforced.operation == .move {
             if dropSession.localDragSession == nil {
                 enforced.operation = .copy

@@ -15,3 +15,14 @@ public enum DragboardError: Error, Sendable, Equatable {
     /// Something the server needs is out of reach for now (503: retry later).
     case unavailable(String)
 }
+
+extension DragboardError: CustomStringConvertible {
+    /// The words for people, whatever the case.
+    public var description: String {
+        switch self {
+        case .badRequest(let words), .forbidden(let words), .notFound(let words), .conflict(let words), .unprocessable(let words),
+             .tooLarge(let words), .unsupportedType(let words), .quotaExceeded(let words), .tooMany(let words), .unavailable(let words):
+            words
+        }
+    }
+}

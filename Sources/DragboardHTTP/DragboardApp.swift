@@ -26,6 +26,9 @@ public final class DragboardApp: Sendable {
         public var templatesDirectory = "Templates"
         /// Quotas of stored images and live drag sessions.
         public var limits = BoardService.Limits()
+        /// How people sign in. Whether a server with no accounts serves anyone follows ``host``:
+        /// only on loopback.
+        public var signIn = SignInPolicy()
 
         public init() {}
     }
@@ -37,9 +40,19 @@ public final class DragboardApp: Sendable {
     static let threadPoolSize = 32
 
     /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
+    /// - Throws: ``DragboardError/unavailable(_:)`` when bound to an address other than loopback
+    ///   while no account exists: everyone who reaches it could change every board.
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
+        var signIn = options.signIn
+        signIn.openWithoutAccounts = Self.isLoopback(options.host)
         service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
-                                         limits: options.limits, logger: logger)
+                                         limits: options.limits, signIn: signIn, logger: logger)
+        if !signIn.openWithoutAccounts, try !service.store.hasAccounts() {
+            throw DragboardError.unavailable("""
+                no account exists, and \(options.host) is reachable from other machines: anyone could change every board. \
+                Add the first account, then start again: echo 'a password' | dragboard users add NAME --admin
+                """)
+        }
         logger.info("Board store: \(service.store.databaseDescription)")
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
@@ -61,6 +74,11 @@ public final class DragboardApp: Sendable {
     }
 
     public var port: Int { server.port }
+
+    /// Whether `host` is reachable from this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost", "[::1]"].contains(host.lowercased()) || host.hasPrefix("127.")
+    }
 
     /// Ends every live stream, then stops the server.
     public func stop() {

@@ -124,6 +124,37 @@ extension PostgresEngine {
         ("v2-undo-order", [
             "CREATE INDEX undoEntry_owner_undone ON undoEntry (owner, undone, seq)",
         ]),
+        ("v3-accounts", [
+            """
+            CREATE TABLE account (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                name TEXT NOT NULL,
+                nameKey TEXT COLLATE "C" NOT NULL UNIQUE,
+                passwordHash TEXT NOT NULL,
+                isAdmin BIGINT NOT NULL DEFAULT 0,
+                createdAt DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE signIn (
+                digest TEXT COLLATE "C" PRIMARY KEY,
+                accountID TEXT COLLATE "C" NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                csrf TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL,
+                lastSeen DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX signIn_account ON signIn (accountID)",
+            """
+            CREATE TABLE member (
+                boardID TEXT COLLATE "C" NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                accountID TEXT COLLATE "C" NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                role TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (boardID, accountID)
+            )
+            """,
+            "CREATE INDEX member_account ON member (accountID, boardID)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

@@ -13,6 +13,11 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var code: String
     /// A human-readable message; it is sent to the client, so never put internals in it.
     public var message: String
+    /// Header fields the response carries besides its JSON type: `Retry-After` for a 429, or a
+    /// `Location` that sends a browser elsewhere.
+    public var headers: HTTPHeaders = [:]
+    /// An HTML page to answer with instead of the JSON body, for a browser that navigated here.
+    public var page: String?
 
     /// Creates an error.
     /// - Parameters:
@@ -29,7 +34,10 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     /// The JSON error response with this error's status.
     public var response: Response {
-        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(jsonBody))
+        var response = page.map { Response.html($0, status: status) }
+            ?? Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(jsonBody))
+        for (name, value) in headers { response.headers[name] = value }
+        return response
     }
 }
 

@@ -22,6 +22,9 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The client's numeric address, e.g. `"127.0.0.1"`; `nil` for in-process requests.
     public var remoteAddress: String?
+    /// What a guard (``Router/guardRoutes(_:)``) learned about the request, such as who sent
+    /// it, for the handler after it; nil until a guard sets it.
+    public var context: (any Sendable)?
 
     /// The path exactly as sent on the wire (still percent-encoded), when known.
     /// Used to split path segments before decoding and to reject encoded traversal attempts.
@@ -49,6 +52,7 @@ public struct Request: Sendable {
         self.cookies = Self.parseCookies(headers.values("Cookie"))
         self.body = body
         self.remoteAddress = nil
+        self.context = nil
         self.rawPath = nil
     }
 }

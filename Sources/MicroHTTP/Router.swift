@@ -41,7 +41,7 @@ public struct Router: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
         let bodyLimit: Int
-        let action: Action
+        var action: Action
         var lane: Lane = .interactive
     }
 
@@ -58,8 +58,8 @@ public struct Router: Sendable {
         }
     }
 
-    private(set) var routes: [Route] = []
-    private(set) var mounts: [Mount] = []
+    var routes: [Route] = []
+    var mounts: [Mount] = []
 
     /// Creates an empty router.
     public init() {}

@@ -13,7 +13,33 @@ import Synchronization
 struct DragboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dragboard",
-        abstract: "Serves the Dragboard demo board: lists you rearrange with native drag and drop."
+        abstract: "Serves the Dragboard demo board: lists you rearrange with native drag and drop.",
+        subcommands: [ServeCommand.self, UsersCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    /// Holds back SIGINT and SIGTERM before anything else runs (see ``TerminationSignals``), then
+    /// parses the arguments and serves until one of them arrives (or runs another command).
+    static func main() {
+        let termination = TerminationSignals()
+        do {
+            var command = try parseAsRoot()
+            if let serve = command as? ServeCommand {
+                try serve.serve(until: termination)
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// `dragboard serve` (the default): the server.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serves the boards (the default command)."
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -30,10 +56,7 @@ struct DragboardCommand: ParsableCommand {
                 """
         )
     ) var allowedHosts: [String] = []
-    @Option(help: ArgumentHelp(
-        "The SQLite database file, or a postgres://user:password@host:port/dbname URL that several instances share.",
-        discussion: "Without it, DRAGBOARD_DATABASE_URL if set, else dragboard.sqlite."
-    )) var database: String?
+    @OptionGroup var database: DatabaseOption
     @Option(help: "The folder of stored images (instances sharing a database share it too); by default <database>-images, or dragboard-images with PostgreSQL.")
     var images: String?
     @Option(name: .customLong("public"), help: "The folder of static files.") var publicDirectory = "Public"
@@ -42,30 +65,17 @@ struct DragboardCommand: ParsableCommand {
     @Option(help: "The most images the image well keeps.") var maxImages = BoardService.Limits().maximumImages
     @Option(help: "The most megabytes of images the image well keeps.") var maxImageStorage = BoardService.Limits().maximumImageBytes / 1024 / 1024
     @Option(help: "How many rows of each list a page renders at first; the rest load as it scrolls.") var rowWindow = BoardKit.defaultRowWindow
+    @Option(help: "Days a sign-in lasts without being used.") var sessionDays = SignInPolicy().sessionDays
+    @Flag(help: "Marks the sign-in cookie Secure: for a server reached over HTTPS (behind a proxy that speaks it).") var secureCookies = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
         guard (1...10_000).contains(rowWindow) else { throw ValidationError("--row-window must be within 1...10000") }
+        guard (1...3650).contains(sessionDays) else { throw ValidationError("--session-days must be within 1...3650") }
         guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
     }
 
-    /// Holds back SIGINT and SIGTERM before anything else runs (see ``TerminationSignals``), then
-    /// parses the arguments and serves until one of them arrives.
-    static func main() {
-        let termination = TerminationSignals()
-        do {
-            var command = try parseAsRoot()
-            if let dragboard = command as? DragboardCommand {
-                try dragboard.serve(until: termination)
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
-
-    private func serve(until termination: borrowing TerminationSignals) throws {
+    func serve(until termination: borrowing TerminationSignals) throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -77,13 +87,15 @@ struct DragboardCommand: ParsableCommand {
         options.host = host
         options.port = port
         options.allowedHosts = allowedHosts
-        options.databasePath = database ?? ProcessInfo.processInfo.environment["DRAGBOARD_DATABASE_URL"] ?? "dragboard.sqlite"
+        options.databasePath = database.path
         options.openStore = { try BoardStore(database: $0) }
         options.imagesDirectory = images
         options.publicDirectory = publicDirectory
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
+        options.signIn.sessionDays = sessionDays
+        options.signIn.secureCookies = secureCookies
         var kit = Showcase.kit
         kit.rowWindow = rowWindow
         let app = try Self.waiting { [kit, options] in try await DragboardApp(kit: kit, options: options, logger: logger) }

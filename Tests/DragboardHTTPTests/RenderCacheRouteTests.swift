@@ -69,7 +69,7 @@ import Testing
         let cache = RenderCache(capacity: 2)
         var renders = 0
         func serve(_ board: String) throws {
-            _ = try cache.body(board: board, .page, version: 1, csrf: "token") {
+            _ = try cache.body(board: board, .page(.owner), version: 1, csrf: "token") {
                 renders += 1
                 return ("<p>\(board)</p>", 1)
             }

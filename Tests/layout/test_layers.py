@@ -16,8 +16,9 @@ ALLOWED = {
     "Dragboard": {"DragAndDrop"},
     "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "GRDB"},
     "DragboardPostgres": {"DragboardStore", "PostgresNIO", "NIOCore", "Logging"},
-    "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging"},
-    "DragboardTesting": {"Dragboard", "DragboardHTTP", "DragboardStore", "MicroHTTP", "MicroHTTPTesting", "Logging"},
+    "Passwords": {"CSodium"},
+    "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging", "Passwords"},
+    "DragboardTesting": {"Dragboard", "DragboardHTTP", "DragboardStore", "MicroHTTP", "MicroHTTPTesting", "Logging", "Passwords"},
     "Showcase": {"Dragboard", "DragAndDrop"},
 }
 SYSTEM = {"Foundation", "Dispatch", "Synchronization", "Glibc", "FoundationEssentials"}

@@ -10,34 +10,35 @@ extension BoardService {
         addMoveRoutes(to: &router)
         addRowRoutes(to: &router)
         router.get("/", lane: .bulk) { [self] request in
-            Self.page(request) { try index(csrf: $0) }
+            Self.page(request) { _ in try index(visitor: Visitor.of(request)) }
         }
         router.get("/boards/:board", lane: .bulk) { [self] request in
             try Self.mapped {
                 let board = try Self.boardID(request)
                 let wider = try Self.widerWindow(request)
-                return Self.page(request, bytes: { try pageBody(board: board, csrf: $0, wider: wider) })
+                return Self.page(request, bytes: { _ in try pageBody(board: board, visitor: Visitor.of(request), wider: wider) })
             }
         }
         router.get("/boards/:board/api/board", lane: .bulk) { [self] request in
-            try Self.mapped { .jsonBody(try boardBody(try Self.boardID(request), csrf: RequestGuard.csrfToken(of: request).token)) }
+            try Self.mapped { .jsonBody(try boardBody(try Self.boardID(request), csrf: Visitor.of(request).browserToken)) }
         }
         router.get("/boards/:board/events") { [self] request in
-            try Self.mapped { try events(board: try Self.boardID(request)) }
+            try Self.mapped { try events(board: try Self.boardID(request), visitor: Visitor.of(request)) }
         }
         router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
             try Self.form(request) { fields, undoOwner in
-                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), undoOwner: undoOwner)
+                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), undoOwner: undoOwner, creator: Visitor.of(request).account)
                 return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
             }
         }
     }
 
     /// A board's live events: a `hello` with its version, then every change committed to it.
-    func events(board: String) throws -> Response {
+    func events(board: String, visitor: Visitor) throws -> Response {
         let version = try store.version(board: board)
+        let viewer = LiveHub.Viewer(board: board, account: visitor.account?.id, signIn: visitor.signIn?.digest)
         return Response(headers: ["Cache-Control": "no-store"], body: .eventStream { [live] stream in
-            live.subscribe(stream, board: board, version: version)
+            live.subscribe(stream, viewer: viewer, version: version)
         })
     }
 
@@ -48,7 +49,8 @@ extension BoardService {
 
     /// ``page(_:_:)`` for a page rendered as bytes.
     static func page(_ request: Request, bytes render: (String) throws -> [UInt8]) -> Response {
-        let (token, isNew) = RequestGuard.csrfToken(of: request)
+        let visitor = Visitor.of(request)
+        let (token, isNew) = (visitor.browserToken, visitor.isNewBrowserToken)
         var response: Response
         do {
             response = Response(headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(try render(token)))
@@ -69,8 +71,8 @@ extension BoardService {
     static func form(_ request: Request, _ body: (_ fields: [String: String], _ undoOwner: String) throws -> EditResponse) throws -> Response {
         do {
             let fields = try request.formFields()
-            let browser = try RequestGuard.checkFormWrite(request, fields: fields)
-            let answer = try body(fields, historyOwner(browser))
+            _ = try RequestGuard.checkFormWrite(request, fields: fields)
+            let answer = try body(fields, historyOwner(Visitor.of(request).historyIdentity))
             if request.headers["Accept"]?.contains("application/json") == true { return .jsonWritten(answer) }
             return .redirect(to: answer.location)
         } catch {

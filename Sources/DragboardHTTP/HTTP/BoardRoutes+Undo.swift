@@ -25,15 +25,16 @@ extension BoardService {
                 try Self.mapped {
                     let browser = try RequestGuard.checkWrite(request)
                     let body = try request.decode(UndoRequest.self)
-                    return .jsonWritten(try undo(browser: browser, board: body.board, op: body.op, redo: redo))
+                    return .jsonWritten(try undo(browser: browser, board: body.board, op: body.op, redo: redo, visitor: Visitor.of(request)))
                 }
             }
         }
         router.get("/api/undo") { [self] request in
             try Self.mapped {
                 let board = try request.query["board"].map { try Self.id($0, "board") }
-                guard let browser = request.cookies[RequestGuard.cookieName] else { return .jsonWritten(UndoState()) }
-                return .jsonWritten(try undoState(browser: browser, board: board))
+                let visitor = Visitor.of(request)
+                guard !visitor.isNewBrowserToken else { return .jsonWritten(UndoState()) }
+                return .jsonWritten(try undoState(browser: visitor.historyIdentity, board: board))
             }
         }
     }

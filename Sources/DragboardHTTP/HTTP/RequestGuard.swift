@@ -3,8 +3,8 @@ import MicroHTTP
 
 /// CSRF and origin checks for state-changing requests.
 ///
-/// The page carries the viewer's CSRF token (also set as an HttpOnly, SameSite=Strict cookie);
-/// a write must echo it in `X-CSRF-Token` (a plain form: in its `csrf` field), and must come
+/// The page carries the viewer's CSRF token: the sign-in's (bound to it), or where nobody signs
+/// in, the browser's (also set as an HttpOnly, SameSite=Strict cookie); a write must echo it in `X-CSRF-Token` (a plain form: in its `csrf` field), and must come
 /// from the same origin as far as `Sec-Fetch-Site` and `Origin` say.
 package enum RequestGuard {
     package static let cookieName = "dragboard_csrf"
@@ -20,7 +20,7 @@ package enum RequestGuard {
         "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
     }
 
-    /// The owner of the request's sessions, once it passed every check.
+    /// The owner of the request's drag sessions (its browser's token), once it passed every check.
     static func checkWrite(_ request: Request) throws -> String {
         try check(request, token: request.headers[headerName])
     }
@@ -39,13 +39,15 @@ package enum RequestGuard {
         if let origin = request.headers["Origin"], let host = request.headers["Host"], origin != "http://\(host)" && origin != "https://\(host)" {
             throw DragboardError.forbidden("the request's origin does not match this server")
         }
-        guard let cookie = request.cookies[cookieName], isWellFormed(cookie), token == cookie else {
+        // A signed-in browser echoes its sign-in's token; one on a server without accounts, its cookie.
+        let visitor = Visitor.of(request)
+        guard !visitor.isNewBrowserToken, let token, token == visitor.browserToken else {
             throw DragboardError.forbidden("missing or wrong CSRF token; reload the page")
         }
-        return cookie
+        return visitor.browserToken
     }
 
-    private static func isWellFormed(_ token: String) -> Bool {
+    static func isWellFormed(_ token: String) -> Bool {
         token.count == 32 && token.allSatisfy(\.isHexDigit)
     }
 }

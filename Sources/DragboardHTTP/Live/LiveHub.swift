@@ -5,19 +5,22 @@ import Synchronization
 /// Every viewer's Server-Sent Events stream, by board; a committed change is pushed to the
 /// viewers of the board it changed.
 public final class LiveHub: Sendable {
-    private struct Viewer {
+    /// Who watches which board through a stream.
+    struct Viewer: Sendable {
         var board: String
-        var stream: EventStream
+        /// The signed-in person and their sign-in (nil where nobody signs in).
+        var account: String?
+        var signIn: String?
     }
 
-    private let streams = Mutex<[ObjectIdentifier: Viewer]>([:])
+    private let streams = Mutex<[ObjectIdentifier: (viewer: Viewer, stream: EventStream)]>([:])
 
     public init() {}
 
     /// Adds a viewer of `board` until its client goes away.
-    func subscribe(_ stream: EventStream, board: String, version: Int) {
+    func subscribe(_ stream: EventStream, viewer: Viewer, version: Int) {
         let key = ObjectIdentifier(stream)
-        streams.withLock { $0[key] = Viewer(board: board, stream: stream) }
+        streams.withLock { $0[key] = (viewer, stream) }
         stream.onClose { [weak self] in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
         stream.send(event: "hello", id: String(version), data: "{\"version\":\(version)}")
     }
@@ -25,7 +28,7 @@ public final class LiveHub: Sendable {
     /// Sends one event to every viewer of `board`; the event id is the board's version, so a
     /// reconnecting browser's `Last-Event-ID` says what it has.
     func broadcast(event: String, board: String, version: Int, json: String) {
-        let all = streams.withLock { $0.values.filter { $0.board == board }.map(\.stream) }
+        let all = streams.withLock { $0.values.filter { $0.viewer.board == board }.map(\.stream) }
         for stream in all where !stream.isClosed {
             stream.send(event: event, id: String(version), data: json)
         }
@@ -38,4 +41,23 @@ public final class LiveHub: Sendable {
     }
 
     var viewerCount: Int { streams.withLock { $0.count } }
+
+    /// Closes the streams of `account` on `board` (nil: on every board): they lost their place there.
+    func disconnect(account: String, board: String? = nil) {
+        close { $0.account == account && (board == nil || $0.board == board) }
+    }
+
+    /// The signed-in viewers now.
+    var signedInViewers: [Viewer] { streams.withLock { $0.values.map(\.viewer).filter { $0.signIn != nil } } }
+
+    /// Closes the streams of sign-ins that ended (signed out, or ended by another process).
+    func disconnect(signIns ended: Set<String>) {
+        close { $0.signIn.map(ended.contains) ?? false }
+    }
+
+    /// Closes the streams whose viewer `matches`.
+    func close(where matches: (Viewer) -> Bool) {
+        let closing = streams.withLock { $0.values.filter { matches($0.viewer) }.map(\.stream) }
+        for stream in closing { stream.close() }
+    }
 }

@@ -16,6 +16,9 @@ extension PageView: MustacheParent {
         case "groups": groups
         case "zones": zones.isEmpty ? nil : ZonesHTML(html: zones.joined())
         case "dragRecipes": dragRecipes
+        case "readOnly": readOnly
+        case "mayManage": mayManage
+        case "who": who
         default: nil
         }
     }
@@ -149,6 +152,7 @@ extension IndexView: MustacheParent {
         switch name {
         case "csrf": csrf
         case "boards": boards
+        case "who": who
         default: nil
         }
     }

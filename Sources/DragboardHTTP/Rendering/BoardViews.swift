@@ -16,6 +16,12 @@ struct PageView {
     var zones: [String]
     /// ``DragRecipes/json``: how the browser composes the representations of rows without `data-drag`.
     var dragRecipes: String
+    /// The viewer may not change the board: its add, rename and delete controls are left out.
+    var readOnly = false
+    /// The viewer owns the board: its settings (rename, delete) are shown.
+    var mayManage = true
+    /// The signed-in person's bar (``BoardRenderer/who(_:board:csrf:)``), or a marker filled per viewer.
+    var who = ""
 }
 
 struct GroupView {
@@ -111,4 +117,6 @@ struct IndexView {
 
     var csrf: String
     var boards: [Board]
+    /// The signed-in person's bar.
+    var who = ""
 }

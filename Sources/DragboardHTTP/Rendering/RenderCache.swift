@@ -14,14 +14,22 @@ final class RenderCache: Sendable {
     static let csrfMarker = "<@\(secret)-csrf@>"
     /// Rendered in place of each form's operation id.
     static let opMarker = "<@\(secret)-op@>"
+    /// Rendered in place of the signed-in person's bar (their name, sign-out).
+    static let whoMarker = "<@\(secret)-who@>"
 
-    enum Body: Hashable, Sendable { case page, api }
+    /// A body kept: a board's page as one role sees it (each role's controls differ), or its `/api/board`.
+    enum Body: Hashable, Sendable {
+        case page(BoardRole)
+        case api
+
+        static let all: [Body] = BoardRole.allCases.map(Body.page) + [.api]
+    }
 
     private struct Key: Hashable { var board: String; var body: Body }
 
     /// A rendered body cut where the viewer's parts go: `slots[i]` goes after `segments[i]`.
     struct Cut: Sendable {
-        enum Slot: Sendable { case csrf, op }
+        enum Slot: Sendable { case csrf, op, who }
         let version: Int
         let segments: [ArraySlice<UInt8>]
         let slots: [Slot]
@@ -29,17 +37,19 @@ final class RenderCache: Sendable {
         init(_ text: String, version: Int) {
             self.version = version
             let bytes = Array(text.utf8)
-            let csrf = Array(HTMLEscaping.escape(RenderCache.csrfMarker).utf8), op = Array(HTMLEscaping.escape(RenderCache.opMarker).utf8)
+            let plain: [(Slot, String)] = [(.csrf, RenderCache.csrfMarker), (.op, RenderCache.opMarker), (.who, RenderCache.whoMarker)]
+            let markers = plain.map { ($0.0, Array(HTMLEscaping.escape($0.1).utf8)) }
             var segments: [ArraySlice<UInt8>] = [], slots: [Slot] = [], start = 0, index = 0
-            // Both markers start with "&lt;@": a byte scan for "&" then a compare is enough.
+            // Every marker starts with "&lt;@": a byte scan for "&" then a compare is enough.
             while index < bytes.count {
                 if bytes[index] == UInt8(ascii: "&") {
-                    if bytes[index...].starts(with: csrf) { slots.append(.csrf) } else if bytes[index...].starts(with: op) { slots.append(.op) } else {
+                    guard let (slot, marker) = markers.first(where: { bytes[index...].starts(with: $0.1) }) else {
                         index += 1
                         continue
                     }
+                    slots.append(slot)
                     segments.append(bytes[start..<index])
-                    index += slots.last == .csrf ? csrf.count : op.count
+                    index += marker.count
                     start = index
                 } else {
                     index += 1
@@ -51,7 +61,7 @@ final class RenderCache: Sendable {
         }
 
         /// The body for one viewer.
-        func filled(csrf: String, op: () -> String) -> [UInt8] {
+        func filled(csrf: String, who: String = "", op: () -> String) -> [UInt8] {
             var out: [UInt8] = []
             out.reserveCapacity(segments.reduce(0) { $0 + $1.count } + slots.count * 40)
             for (index, segment) in segments.enumerated() {
@@ -60,6 +70,7 @@ final class RenderCache: Sendable {
                     switch slots[index] {
                     case .csrf: out.append(contentsOf: csrf.utf8)
                     case .op: out.append(contentsOf: op().utf8)
+                    case .who: out.append(contentsOf: who.utf8)
                     }
                 }
             }
@@ -108,10 +119,10 @@ final class RenderCache: Sendable {
     /// Forgets `board`'s bodies (it was deleted: nobody can ask for them before it comes back).
     func forget(board: String) {
         entries.withLock { entries in
-            for body in [Body.page, .api] { entries.cuts[Key(board: board, body: body)] = nil }
+            for body in Body.all { entries.cuts[Key(board: board, body: body)] = nil }
         }
         renderLocks.withLock { locks in
-            for body in [Body.page, .api] { locks[Key(board: board, body: body)] = nil }
+            for body in Body.all { locks[Key(board: board, body: body)] = nil }
         }
     }
 
@@ -121,9 +132,9 @@ final class RenderCache: Sendable {
     /// `board`'s `body` at `version` (the board's current one) for the viewer holding `csrf`;
     /// `render` draws it with the markers and says which version it drew (a newer one, if the
     /// board moved on meanwhile).
-    func body(board: String, _ body: Body, version: Int, csrf: String, render: () throws -> (text: String, version: Int)) throws -> [UInt8] {
+    func body(board: String, _ body: Body, version: Int, csrf: String, who: String = "", render: () throws -> (text: String, version: Int)) throws -> [UInt8] {
         let key = Key(board: board, body: body)
-        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, op: BoardService.newID) }
+        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, who: who, op: BoardService.newID) }
         let lock = renderLocks.withLock { locks in
             if let lock = locks[key] { return lock }
             let lock = NSLock()
@@ -132,11 +143,11 @@ final class RenderCache: Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, op: BoardService.newID) }
+        if let cut = entries.withLock({ $0.get(key, atLeast: version) }) { return cut.filled(csrf: csrf, who: who, op: BoardService.newID) }
         let (text, drawn) = try render()
         renderCount.add(1, ordering: .relaxed)
         let cut = Cut(text, version: drawn)
         entries.withLock { $0.put(cut, for: key, capacity: capacity) }
-        return cut.filled(csrf: csrf, op: BoardService.newID)
+        return cut.filled(csrf: csrf, who: who, op: BoardService.newID)
     }
 }

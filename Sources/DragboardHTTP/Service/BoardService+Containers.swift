@@ -7,7 +7,7 @@ import Foundation
 /// land through the domain's ``DropLanding``).
 extension BoardService {
     /// `dragstart` on rows inside an open container: the container's contents are the source list.
-    func beginContainerDrag(_ request: BoardAPI.BeginRequest, from container: ItemRecord, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
+    func beginContainerDrag(_ request: BoardAPI.BeginRequest, from container: ItemRecord, board: String, owner: String, address: String?, user: DragUser?) throws -> BoardAPI.BeginResponse {
         let (version, rowCount, dragged, targets) = try store.read(board: board) { tx in
             let dragged = try request.items.map { id -> (Int, BoardItem) in
                 guard let row = try tx.index(of: id, inContainer: container.id) else { throw DragboardError.notFound("item \(id) is not in \(container.title)") }
@@ -21,6 +21,6 @@ extension BoardService {
         let delegate = BoardDragDelegate(items: items, source: DragSource(listID: container.id, title: container.title))
         return try startDrag(from: ListTarget(id: container.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
                              version: version, request: request, owner: owner, address: address, board: board,
-                             position: dragged.first { $0.value.id == request.items.first }?.key)
+                             position: dragged.first { $0.value.id == request.items.first }?.key, user: user)
     }
 }

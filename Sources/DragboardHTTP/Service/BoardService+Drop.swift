@@ -12,7 +12,10 @@ extension BoardService {
     ///
     /// The answer's version is the store's: a drop that wrote nothing (a row dropped onto its
     /// own spot, a refusal) answers the version it saw, no changes, and is broadcast to no one.
-    func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String) throws -> String {
+    ///
+    /// `visitor`: who drops. Only an editor of the board may (403 with the reason otherwise), and
+    /// the change joins their undo history.
+    func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String, visitor: Visitor? = nil) throws -> String {
         let target = try request.target.id
         var location = try request.location?.dropLocation ?? .noRow
         // Made before the write (encoding and hashing the request is the costliest part of the
@@ -23,7 +26,14 @@ extension BoardService {
         let result: OperationResult
         // The board of the window the drop happens in (a retry of a drop whose session has
         // ended is answered from its record, whatever board is named here).
-        let board = (try? sessions.entry(token, owner: owner))?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
+        let liveEntry = try? sessions.entry(token, owner: owner)
+        let board = liveEntry?.dropBoard.withLock { $0 } ?? BoardStore.defaultBoardID
+        var user: DragUser?
+        if let visitor, visitor.account != nil, let liveEntry {
+            user = try dragUser(of: liveEntry, token: token, visitor: visitor)
+            if let refusal = user?.refusal { throw DragboardError.forbidden(refusal) }
+        }
+        let historyOwner = Self.historyOwner(visitor?.historyIdentity ?? owner)
         // The answer as the transaction made it, so the rendering need not parse it back from its record.
         let fresh = Mutex<BoardAPI.DropResponse?>(nil)
         do {
@@ -33,7 +43,7 @@ extension BoardService {
             result = try store.perform(board: board, operationID: request.op, fingerprint: fingerprint, stored: { $0 }, prepare: { _ in },
                                        committed: { [self] tx, stored in try rendered(stored, tx: tx, fresh: fresh.withLock { $0 }) }) { tx in
                 let entry = try sessions.entry(token, owner: owner)
-                tx.recordUndo(for: Self.historyOwner(owner), actionName: "")
+                tx.recordUndo(for: historyOwner, actionName: "")
                 try fill(entry.payload, from: request)
                 return try entry.engine.withLock { engine in
                     var working = engine
@@ -44,6 +54,7 @@ extension BoardService {
                         location = try location.rebased(hoveredItem: request.location?.item, target: target, on: tx)
                     }
                     working.updateTargets(try tx.dropTargets(kit, movingLists: entry.movesLists))
+                    if visitor?.account != nil { working.setUser(user) }
                     working.setCopyModifierPressed(request.copy ?? false)
                     let response: BoardAPI.DropResponse
                     switch try working.drop(on: target, at: location, shownOperation: request.shown) {
@@ -53,7 +64,7 @@ extension BoardService {
                                                          version: tx.baseVersion, changes: [])
                     case .perform(let result):
                         let applied = try apply(result, session: working.dropSession, tx: tx, storedFiles: &storedFiles)
-                        tx.recordUndo(for: Self.historyOwner(owner), actionName: Self.actionName(applied.message))
+                        tx.recordUndo(for: historyOwner, actionName: Self.actionName(applied.message))
                         working.conclude()
                         changed = tx.hasChanges
                         response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,

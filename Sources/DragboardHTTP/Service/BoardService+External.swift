@@ -8,7 +8,7 @@ import Synchronization
 extension BoardService {
     /// A drag from another app or origin entered the page: its items are promises of the types
     /// the browser shows, loaded from the drop's payload only when the drop is performed.
-    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
+    func beginExternal(_ request: BoardAPI.ExternalRequest, owner: String, address: String? = nil, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
         guard request.types.count <= 32, request.files.count <= 16 else { throw DragboardError.unprocessable("too many types or files") }
         let registry = kit.types
         let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"),
@@ -37,8 +37,10 @@ extension BoardService {
         }
         if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
         let board = request.board ?? BoardStore.defaultBoardID
+        let user = try visitor.flatMap { try dragUser($0, source: nil, drop: board) }
         let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit)) }
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
+        engine.setUser(user)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, payload: payload, board: board)
         return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table,
@@ -47,13 +49,17 @@ extension BoardService {
 
     /// Another window of this app recognised the session's type in a drag: it gets the same
     /// session's table (moves allowed — same origin is the same app).
-    func join(_ token: String, board: String? = nil, owner: String) throws -> BoardAPI.BeginResponse {
+    func join(_ token: String, board: String? = nil, owner: String, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
         let entry = try sessions.entry(token, owner: owner)
         let board = board ?? entry.board
+        // A window of a board the person cannot open joins nothing (404), and their role there rules the drop.
+        let local = entry.engine.withLock { $0.dragSession != nil }
+        let user = try visitor.flatMap { try dragUser($0, source: local ? entry.board : nil, drop: board) }
         let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit, movingLists: entry.movesLists)) }
         entry.dropBoard.withLock { $0 = board }
         return entry.engine.withLock { engine in
             engine.updateTargets(targets)
+            if visitor?.account != nil { engine.setUser(user) }
             return BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                           allowsMove: engine.dropSession.allowsMoveOperation,
                                           restricted: engine.dragSession?.isRestrictedToDraggingApplication ?? false,

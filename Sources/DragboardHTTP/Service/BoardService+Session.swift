@@ -7,7 +7,8 @@ import Synchronization
 extension BoardService {
     /// `dragstart`: begins a session for rows of one list (the selection, in list order) and
     /// answers with the proposal table of every target on the page.
-    func begin(_ request: BoardAPI.BeginRequest, owner: String, address: String? = nil) throws -> BoardAPI.BeginResponse {
+    /// `visitor`: who drags (a non-member of the board gets 404; a viewer may drag, to other apps only).
+    func begin(_ request: BoardAPI.BeginRequest, owner: String, address: String? = nil, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
         guard !request.items.isEmpty, request.items.count <= BoardAPI.BeginRequest.maximumItems else {
             throw DragboardError.unprocessable("a drag carries 1 to \(BoardAPI.BeginRequest.maximumItems) items")
         }
@@ -15,7 +16,8 @@ extension BoardService {
         // Only the dragged rows and each list's row count are read: drag start costs the same
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
-        if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address) }
+        let user = try visitor.flatMap { try dragUser($0, source: board, drop: board) }
+        if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address, user: user) }
         // One read finds the source (an open container's contents first) and, for a list,
         // everything the drag and its answer need.
         let source = try store.read(board: board) { tx -> ListDragSource in
@@ -41,7 +43,7 @@ extension BoardService {
         }
         let start: ListDragStart
         switch source {
-        case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address)
+        case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address, user: user)
         case .list(let found): start = found
         }
         let items = start.dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
@@ -49,7 +51,7 @@ extension BoardService {
             ?? BoardDragDelegate(items: items, source: DragSource(listID: start.list.id, title: start.list.title))
         return try startDrag(from: ListTarget(id: start.list.id, rowCount: start.rowCount), rows: Array(start.dragged.keys), delegate: delegate,
                              targets: start.targets, version: start.version, request: request, owner: owner, address: address, board: board,
-                             position: start.position, words: start.words)
+                             position: start.position, words: start.words, user: user)
     }
 
     /// Where a drag starts: an open container's contents, or a list with all a drag from it needs.
@@ -75,9 +77,10 @@ extension BoardService {
     /// `words`: the answer's words, when the caller read them with the rows, so they cost no read of their own).
     func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
                    request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil,
-                   words: DragWords.PickUp? = nil) throws -> BoardAPI.BeginResponse {
+                   words: DragWords.PickUp? = nil, user: DragUser? = nil) throws -> BoardAPI.BeginResponse {
         guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
+        engine.setUser(user)
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
@@ -88,14 +91,16 @@ extension BoardService {
     }
 
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
-    func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String) throws -> BoardAPI.TargetResponse {
+    func target(_ token: String, _ request: BoardAPI.TargetRequest, owner: String, visitor: Visitor? = nil) throws -> BoardAPI.TargetResponse {
         let entry = try sessions.entry(token, owner: owner)
+        let user = try visitor.flatMap { try dragUser(of: entry, token: token, visitor: $0) }
         let board = entry.dropBoard.withLock { $0 }
         let targets = try store.read(board: board) { try $0.dropTargets(kit, movingLists: entry.movesLists) }
         var resolution: (ResolvedProposal, DropTargetID, DragSession?)?
         var answer = try entry.engine.withLock { engine -> BoardAPI.TargetResponse in
             var working = engine
             working.updateTargets(targets)
+            if visitor?.account != nil { working.setUser(user) }
             working.setCopyModifierPressed(request.copy ?? false)
             guard let target = request.target else {
                 // Leaving after the drop (the source window hears of a drop in another window
@@ -136,7 +141,7 @@ extension BoardService {
 
     /// `dragstart` on a list's header: the lists travel by id (a type only this server reads),
     /// and the board, as the collection of its lists, is the only target.
-    private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?) throws -> BoardAPI.BeginResponse {
+    private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?, user: DragUser?) throws -> BoardAPI.BeginResponse {
         let (version, lists, targets) = try store.read(board: board) { tx in
             (tx.baseVersion, try tx.lists(), try tx.dropTargets(kit, movingLists: true))
         }
@@ -153,6 +158,7 @@ extension BoardService {
         guard var engine = SessionEngine.beginDrag(from: source, at: items.keys.map { IndexPath(row: $0) }, delegate: delegate,
                                                    targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
+        engine.setUser(user)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table),

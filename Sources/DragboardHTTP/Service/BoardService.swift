@@ -4,6 +4,7 @@ import DragboardStore
 import Foundation
 import JSONWriting
 import Logging
+import Synchronization
 
 /// A board served over HTTP: store, renderer, drag sessions and live viewers, with one method
 /// per request. Route handlers decode and guard; everything here is the kit's behaviour, and
@@ -20,6 +21,13 @@ public final class BoardService: Sendable {
     let logger: Logger
     /// Each board's page and `/api/board`, rendered once per version for every viewer.
     let renderCache = RenderCache()
+    /// How people sign in, and the check in front of every route but sign-in's.
+    public let signInPolicy: SignInPolicy
+    let gate: SignInGate
+    /// Failed sign-ins, per name and per address.
+    let throttle = SignInThrottle()
+    /// Closes the streams of people who lost their place, twice a second (see ``sweepLiveStreams()``).
+    private let sweep = Mutex<RepeatingTimer?>(nil)
 
     /// The app's declaration of the board: list, row and zone kinds, types, page groups.
     public var kit: BoardKit { renderer.kit }
@@ -28,8 +36,10 @@ public final class BoardService: Sendable {
     static let maximumImageSize = 20 * 1024 * 1024
 
     public init(store: BoardStore, renderer: BoardRenderer, imagesDirectory: URL, limits: Limits = Limits(),
-                live: LiveHub = LiveHub(), logger: Logger) throws {
+                signIn: SignInPolicy = SignInPolicy(), live: LiveHub = LiveHub(), logger: Logger) throws {
         self.store = store
+        self.signInPolicy = signIn
+        self.gate = SignInGate(store: store, policy: signIn)
         self.renderer = renderer
         self.imagesDirectory = imagesDirectory
         self.limits = limits
@@ -48,6 +58,7 @@ public final class BoardService: Sendable {
         }
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         pruneRetiredImages()
+        sweep.withLock { $0 = RepeatingTimer(every: .milliseconds(500), label: "dragboard.sweep") { [weak self] in self?.sweepLiveStreams() } }
     }
 
     /// Opens (or creates) the board's database, seeds it with the kit's seed when it is new, and
@@ -62,13 +73,14 @@ public final class BoardService: Sendable {
     ///     shared database. Instances sharing a database must share this folder too.
     public convenience init(kit: BoardKit, databasePath: String, openStore: (String) throws -> BoardStore = { try BoardStore(path: $0) },
                             imagesDirectory: String? = nil, templatesDirectory: String,
-                            limits: Limits = Limits(), logger: Logger = Logger(label: "dragboard")) async throws {
+                            limits: Limits = Limits(), signIn: SignInPolicy = SignInPolicy(),
+                            logger: Logger = Logger(label: "dragboard")) async throws {
         let store = try openStore(databasePath)
         if let seed = kit.seed { try store.seedIfEmpty(seed) }
         let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
         let images = imagesDirectory ?? (store.isShared ? "dragboard-images" : databasePath + "-images")
         try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),
-                      limits: limits, logger: logger)
+                      limits: limits, signIn: signIn, logger: logger)
     }
 
     /// A board's whole page for a viewer holding `csrf`. The kit's zones sit on the default
@@ -77,26 +89,35 @@ public final class BoardService: Sendable {
         String(decoding: try pageBody(board: board, csrf: csrf), as: UTF8.self)
     }
 
+    /// ``pageBody(board:csrf:wider:role:who:)`` for the visitor of a request the gate let through.
+    func pageBody(board: String, visitor: Visitor, wider: RowWindow? = nil) throws -> [UInt8] {
+        try pageBody(board: board, csrf: visitor.browserToken, wider: wider, role: visitor.access?.role ?? .owner,
+                     who: renderer.who(visitor.account, board: board, csrf: visitor.browserToken))
+    }
+
     /// ``page(board:csrf:)`` as the bytes sent, from ``RenderCache`` when the board has not changed.
     /// Each list shows its first ``BoardKit/rowWindow`` rows; `wider` shows more of one list or
     /// container (the "Show more" link without JavaScript), rendered for this viewer alone.
-    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String, wider: RowWindow? = nil) throws -> [UInt8] {
+    /// (`role`: what the viewer may do, which decides the controls shown; `who`: their bar.)
+    func pageBody(board: String = BoardStore.defaultBoardID, csrf: String, wider: RowWindow? = nil, role: BoardRole = .owner, who: String = "") throws -> [UInt8] {
         let render = { [self] in
             let (record, snapshot, zones) = try store.read(board: board) { tx in
                 (try tx.board(), try tx.windowedSnapshot(window: kit.rowWindow, wider: wider), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
             }
-            return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker), snapshot.version)
+            return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker, role: role,
+                                  who: RenderCache.whoMarker), snapshot.version)
         }
         if let wider, wider.count > kit.rowWindow {
             let (text, version) = try render()
-            return RenderCache.Cut(text, version: version).filled(csrf: csrf, op: BoardService.newID)
+            return RenderCache.Cut(text, version: version).filled(csrf: csrf, who: who, op: BoardService.newID)
         }
-        return try renderCache.body(board: board, .page, version: try store.version(board: board), csrf: csrf, render: render)
+        return try renderCache.body(board: board, .page(role), version: try store.version(board: board), csrf: csrf, who: who, render: render)
     }
 
-    /// The board index for a viewer holding `csrf`: every board, newest activity first.
-    func index(csrf: String) throws -> String {
-        renderer.index(try store.boards(), csrf: csrf)
+    /// The board index for `visitor`: the boards they may open, newest activity first.
+    func index(visitor: Visitor) throws -> String {
+        let boards = try visitor.account.map { try store.boards(for: $0) } ?? store.boards()
+        return renderer.index(boards, csrf: visitor.browserToken, who: renderer.who(visitor.account, board: nil, csrf: visitor.browserToken))
     }
 
     /// Every list of a board, rendered: how a browser that missed a version catches up.

@@ -39,8 +39,13 @@ extension BoardService {
     /// Takes back (or does again) the newest change `browser` made on `board` (nil: anywhere);
     /// see ``BoardStore/undo(owner:board:redo:operationID:imageAvailable:respond:)``. The board's
     /// viewers get the changes live, like a drop's.
-    func undo(browser: String, board: String?, op: String, redo: Bool) throws -> UndoResponse {
-        let owner = Self.historyOwner(browser)
+    /// `visitor`: whose history (the person's, or with no accounts the browser's); only an editor
+    /// of the board the change was on may take it back.
+    func undo(browser: String, board: String?, op: String, redo: Bool, visitor: Visitor? = nil) throws -> UndoResponse {
+        let owner = Self.historyOwner(visitor?.historyIdentity ?? browser)
+        if let visitor, visitor.account != nil, let changed = try board ?? store.nextUndoBoard(owner: owner, redo: redo) {
+            try access(visitor, board: changed).requireEditor()
+        }
         var effects = UndoEffects()
         let outcome = try store.undo(owner: owner, board: board, redo: redo, operationID: op, imageAvailable: { [imagesDirectory] id in
             FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent("removed/\(id)").path)

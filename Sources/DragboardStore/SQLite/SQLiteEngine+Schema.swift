@@ -129,6 +129,34 @@ extension SQLiteEngine {
             // takes the owner's newest one: both walk this index instead of sorting the history.
             try db.execute(sql: "CREATE INDEX undoEntry_owner_undone ON undoEntry(owner, undone, seq)")
         }
+        migrator.registerMigration("v8-accounts") { db in
+            // People, their sign-ins (a digest of each token, never the token) and their roles on boards.
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    nameKey TEXT NOT NULL UNIQUE,
+                    passwordHash TEXT NOT NULL,
+                    isAdmin INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE signIn (
+                    digest TEXT PRIMARY KEY NOT NULL,
+                    accountID TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    csrf TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    lastSeen REAL NOT NULL
+                );
+                CREATE INDEX signIn_account ON signIn(accountID);
+                CREATE TABLE member (
+                    boardID TEXT NOT NULL REFERENCES board(id) ON DELETE CASCADE,
+                    accountID TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    PRIMARY KEY (boardID, accountID)
+                );
+                CREATE INDEX member_account ON member(accountID, boardID);
+                """)
+        }
         return migrator
     }
 }

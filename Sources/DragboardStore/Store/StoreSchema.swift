@@ -45,6 +45,15 @@ package enum StoreSchema {
             Column(name: "createdAt", type: .text),
         ],
         "rowCount": [Column(name: "listID", type: .text), Column(name: "containerID", type: .text), Column(name: "count", type: .integer)],
+        "account": [
+            Column(name: "id", type: .text), Column(name: "name", type: .text), Column(name: "nameKey", type: .text),
+            Column(name: "passwordHash", type: .text), Column(name: "isAdmin", type: .integer), Column(name: "createdAt", type: .real),
+        ],
+        "signIn": [
+            Column(name: "digest", type: .text), Column(name: "accountID", type: .text), Column(name: "csrf", type: .text),
+            Column(name: "createdAt", type: .real), Column(name: "lastSeen", type: .real),
+        ],
+        "member": [Column(name: "boardID", type: .text), Column(name: "accountID", type: .text), Column(name: "role", type: .text)],
     ]
 
     /// Columns one engine keeps beyond the description, and why: PostgreSQL's `item.scope` is

@@ -175,4 +175,10 @@ extension BoardStore {
     public func redo(owner: String, board: String? = nil, operationID: String = UUID().uuidString) throws -> UndoOutcome {
         try undo(owner: owner, board: board, redo: true, operationID: operationID, imageAvailable: { _ in true }) { _, _, action in action }
     }
+
+    /// The board `owner`'s next undo (or redo) anywhere would change, if any: where a caller
+    /// checks the person may still change it before taking it back.
+    public func nextUndoBoard(owner: String, redo: Bool) throws -> String? {
+        try engine.read { try Self.entry($0, owner: owner, board: nil, redo: redo)?.board }
+    }
 }

@@ -1,0 +1,70 @@
+import Dragboard
+import Mustache
+
+/// The sign-in page.
+struct SignInView {
+    var csrf: String
+    /// Where to go after signing in (a same-origin path).
+    var next: String
+    /// The name typed, shown again after a failure (never the password).
+    var username = ""
+    /// Why the last attempt failed.
+    var error: String?
+}
+
+/// The signed-in person's bar on every page: their name, the board's members (on a board), sign-out.
+struct WhoView {
+    var name: String
+    var csrf: String
+    var boardID: String?
+}
+
+/// A board's members page.
+struct MembersView {
+    struct Member {
+        var name: String
+        var role: String
+        var roleTitle: String
+        var roles: [RoleOption]
+        var isSelf: Bool
+    }
+
+    struct RoleOption {
+        var id: String
+        var title: String
+        var selected: Bool
+    }
+
+    var csrf: String
+    var op: String
+    var boardID: String
+    var boardTitle: String
+    var members: [Member]
+    /// The viewer owns the board: the add, change and remove forms are shown.
+    var mayManage: Bool
+    var roles: [RoleOption]
+    var who: String
+    var error: String?
+}
+
+extension BoardRenderer {
+    func signIn(_ view: SignInView) -> String {
+        library.render(view, withTemplate: "login") ?? ""
+    }
+
+    /// The signed-in person's bar; empty where nobody signs in.
+    func who(_ account: Account?, board: String?, csrf: String) -> String {
+        guard let account else { return "" }
+        return library.render(WhoView(name: account.name, csrf: csrf, boardID: board), withTemplate: "who") ?? ""
+    }
+
+    func members(_ members: [BoardMember], board: BoardRecord, access: BoardAccess, csrf: String, op: String, who: String, error: String? = nil) -> String {
+        func options(_ selected: BoardRole?) -> [MembersView.RoleOption] {
+            BoardRole.allCases.reversed().map { .init(id: $0.rawValue, title: $0.title, selected: $0 == selected) }
+        }
+        let view = MembersView(csrf: csrf, op: op, boardID: board.id, boardTitle: board.title, members: members.map {
+            .init(name: $0.account.name, role: $0.role.rawValue, roleTitle: $0.role.title, roles: options($0.role), isSelf: $0.account.id == access.account?.id)
+        }, mayManage: access.mayManage, roles: options(.editor), who: who, error: error)
+        return library.render(view, withTemplate: "members") ?? ""
+    }
+}
