@@ -90,6 +90,14 @@ class Server:
         self.stop()
         return self.start(self.port)
 
+    def users(self, *arguments: str, password: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+        """Runs `dragboard users …` on this server's database (also while it runs); `password` is
+        the first line of standard input. With `check`, a failure fails the test with what it said."""
+        done = subprocess.run([str(_binary()), "users", *arguments, "--database", str(self.database)],
+                              cwd=ROOT, input=None if password is None else password + "\n", capture_output=True, text=True, timeout=30)
+        assert not check or done.returncode == 0, f"dragboard users {' '.join(arguments)}: {done.returncode} {done.stderr}"
+        return done
+
 
 @pytest.fixture
 def server():

@@ -12,8 +12,8 @@ extension BoardService {
                 let board = try Self.boardID(request)
                 let item = try Self.id(request.query["item"], "item")
                 return Self.page(request) { csrf in
-                    let (title, destinations) = try moveDestinations(board: board, item: item, owner: csrf)
-                    return renderer.movePage(board: board, item: item, title: title, destinations: destinations, csrf: csrf, op: Self.newID())
+                    let (title, destinations, nowhere) = try moveDestinations(board: board, item: item, owner: csrf, visitor: Visitor.of(request))
+                    return renderer.movePage(board: board, item: item, title: title, destinations: destinations, nowhere: nowhere, csrf: csrf, op: Self.newID())
                 }
             }
         }
@@ -21,7 +21,7 @@ extension BoardService {
             try Self.form(request) { fields, _ in
                 let owner = try RequestGuard.checkFormWrite(request, fields: fields)
                 return try moveItem(board: try Self.boardID(request), item: Self.id(fields["item"], "item"), to: fields["to"] ?? "",
-                                    op: Self.op(fields), owner: owner)
+                                    op: Self.op(fields), owner: owner, visitor: Visitor.of(request))
             }
         }
     }

@@ -11,8 +11,9 @@ extension BoardService {
     /// picked up. Reads the board's list titles and the dragged rows' titles only, unless the
     /// caller read them already (`words`, in the read that found the rows).
     /// `position` is the first dragged row's index when the caller already knows it.
+    /// `refusal`: why this person may drop nowhere (``DragUser/refusal``), said instead of a menu.
     func announced(_ response: BoardAPI.BeginResponse, request: BoardAPI.BeginRequest, board: String, position known: Int? = nil,
-                   words: DragWords.PickUp? = nil) throws -> BoardAPI.BeginResponse {
+                   words: DragWords.PickUp? = nil, refusal: String? = nil) throws -> BoardAPI.BeginResponse {
         var response = response
         let targetLists = response.table.targets.compactMap(\.target.list)
         let (names, spoken, titles) = try words.map { ($0.names, $0.spoken, $0.titles) } ?? store.read(board: board) { tx in
@@ -32,7 +33,7 @@ extension BoardService {
         }
         if request.list == BoardKit.listsTargetID { response.table.targets.indices.forEach { response.table.targets[$0].name = "the board" } }
         response.announcement = spoken
-        if !response.table.targets.contains(where: { $0.menu != nil }) { response.nowhere = Announcement.nowhere(titles) }
+        if !response.table.targets.contains(where: { $0.menu != nil }) { response.nowhere = refusal ?? Announcement.nowhere(titles) }
         return response
     }
 

@@ -14,25 +14,27 @@ extension BoardService {
 
     /// The destinations a drop of `item` would be taken on, decided by the engine as for a drag
     /// (a session begins and ends): the move page's choices.
-    func moveDestinations(board: String, item itemID: String, owner: String) throws -> (title: String, destinations: [MoveDestination]) {
+    /// `nowhere`: what the page says when there is no destination (for a viewer, why).
+    func moveDestinations(board: String, item itemID: String, owner: String, visitor: Visitor? = nil) throws
+        -> (title: String, destinations: [MoveDestination], nowhere: String?) {
         let (title, listID) = try store.read(board: board) { tx in
             let item = try tx.itemOnBoard(itemID)
             return (item.title, try sourceList(of: item, tx: tx))
         }
         let token = DragSessions.randomToken()
-        let begun = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner)
+        let begun = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner, visitor: visitor)
         _ = try? end(token, owner: owner)
         let destinations = begun.table.targets.compactMap { entry -> MoveDestination? in
             guard let label = entry.menu else { return nil }
             return MoveDestination(value: entry.target.list.map { "list:\($0)" } ?? "zone:\(entry.target.zone ?? "")", label: label)
         }
-        return (title, destinations)
+        return (title, destinations, begun.nowhere)
     }
 
     /// The move form without JavaScript: begins a session for the row, drops it at the end of
     /// the chosen target (or on the zone) through the engine, and ends the session. A refusal
     /// changes nothing and says why.
-    func moveItem(board: String, item itemID: String, to destination: String, op: String, owner: String) throws -> EditResponse {
+    func moveItem(board: String, item itemID: String, to destination: String, op: String, owner: String, visitor: Visitor? = nil) throws -> EditResponse {
         let target = try Self.moveTarget(destination)
         let (listID, rowCount, version) = try store.read(board: board) { tx -> (String, Int, Int) in
             let item = try tx.itemOnBoard(itemID)
@@ -43,11 +45,11 @@ extension BoardService {
             return (source, counted.rowCount, tx.baseVersion)
         }
         let token = DragSessions.randomToken()
-        _ = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner)
+        _ = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner, visitor: visitor)
         defer { _ = try? end(token, owner: owner) }
         // The end of a list: over the bottom of its last row, as a pointer would be.
         let location = target.list != nil && rowCount > 0 ? BoardAPI.Location(row: rowCount - 1, fraction: 1, item: nil) : nil
-        let json = try drop(token, BoardAPI.DropRequest(op: op, version: version, target: target, location: location), owner: owner)
+        let json = try drop(token, BoardAPI.DropRequest(op: op, version: version, target: target, location: location), owner: owner, visitor: visitor)
         let answer = try JSONDecoder().decode(BoardAPI.DropResponse.self, from: Data(json.utf8))
         guard answer.operation == .move || answer.operation == .copy else {
             throw DragboardError.unprocessable(answer.reason.map { "Not moved: \($0)." } ?? "Not moved: \(answer.message)")

@@ -87,7 +87,7 @@ extension BoardService {
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
                                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
-                             request: request, board: board, position: position, words: words)
+                             request: request, board: board, position: position, words: words, refusal: user?.refusal)
     }
 
     /// A change of target (or leaving every target): runs exit, canHandle, enter and update.
@@ -162,6 +162,6 @@ extension BoardService {
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table),
-                             request: request, board: board)
+                             request: request, board: board, refusal: user?.refusal)
     }
 }
