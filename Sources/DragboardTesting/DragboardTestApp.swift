@@ -54,7 +54,7 @@ public final class DragboardTestApp: Sendable {
     ///   - openStore: How `database` opens (SQLite by default; `BoardStore(database:)` of
     ///     `DragboardPostgres` for a PostgreSQL URL).
     public init(kit: BoardKit, templatesDirectory: String, publicDirectory: String? = nil, transport: Transport = .router,
-                limits: BoardService.Limits = .init(), database: String? = nil,
+                limits: BoardService.Limits = .init(), signIn: SignInPolicy = .init(), database: String? = nil,
                 openStore: (String) throws -> BoardStore = { try BoardStore(path: $0) }) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -62,7 +62,7 @@ public final class DragboardTestApp: Sendable {
         self.transport = transport
         service = try await BoardService(kit: kit, databasePath: database ?? directory.appendingPathComponent("board.sqlite").path, openStore: openStore,
                                          imagesDirectory: directory.appendingPathComponent("images").path, templatesDirectory: templatesDirectory,
-                                         limits: limits, logger: Logger(label: "dragboard.test"))
+                                         limits: limits, signIn: signIn, logger: Logger(label: "dragboard.test"))
         var router = Router()
         if let publicDirectory { router.mount(try StaticFiles(directory: publicDirectory), at: "/static") }
         service.addRoutes(to: &router)

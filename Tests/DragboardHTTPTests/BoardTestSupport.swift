@@ -23,11 +23,11 @@ struct TestBoard {
     var store: BoardStore { app.store }
 
     init(kit: BoardKit = Showcase.kit, transport: DragboardTestApp.Transport = .router, limits: BoardService.Limits = .init(),
-         rowWindow: Int = BoardKit.defaultRowWindow) async throws {
+         signIn: SignInPolicy = .init(), rowWindow: Int = BoardKit.defaultRowWindow) async throws {
         var kit = kit
         kit.rowWindow = rowWindow
         app = try await DragboardTestApp(kit: kit, templatesDirectory: Self.root.appendingPathComponent("Templates").path,
-                                         transport: transport, limits: limits)
+                                         transport: transport, limits: limits, signIn: signIn)
     }
 
     func remove() { app.stop() }

@@ -1,7 +1,9 @@
 import Dragboard
 import DragboardTesting
 import Foundation
+import Logging
 import MicroHTTP
+import Showcase
 import Testing
 
 @testable import DragboardHTTP
@@ -147,5 +149,69 @@ import Testing
         #expect(page.contains(#"data-who="alice""#))
         #expect(page.contains(#"href="/boards/demo/members""#))
         #expect(page.contains(#"<meta name="csrf-token" content="\#(alice.csrf)">"#))
+    }
+}
+
+/// The CLI acting on the database of a server that runs: its changes take effect at once.
+@Suite struct UsersCommandWhileServingTests {
+    @Test func removingAnAccountFromTheCommandLineSignsItOutOfTheRunningServer() async throws {
+        let board = try await TestBoard()
+        defer { board.remove() }
+        try board.app.addAccount("alice", admin: true)
+        try board.app.addAccount("bob", admin: true)
+        let alice = try board.app.signIn("alice")
+        #expect(try alice.get("/api/board").status == 200)
+        let database = board.directory.appendingPathComponent("board.sqlite").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("dragboard")
+        process.arguments = ["users", "remove", "alice", "--database", database]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try alice.get("/api/board").status == 401)
+    }
+}
+
+/// Where a server with no account may serve.
+@Suite struct OpenServerTests {
+    @Test func aServerOnAnotherAddressWithNoAccountRefusesToStartAndSaysHowToAddOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dragboard-open-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = DragboardApp.Options()
+        options.host = "0.0.0.0"
+        options.port = 0
+        options.databasePath = directory.appendingPathComponent("board.sqlite").path
+        options.publicDirectory = TestBoard.root.appendingPathComponent("Public").path
+        options.templatesDirectory = TestBoard.root.appendingPathComponent("Templates").path
+        do {
+            _ = try await DragboardApp(kit: Showcase.kit, options: options, logger: .init(label: "test"))
+            Issue.record("the server started with no account on 0.0.0.0")
+        } catch let error as DragboardError {
+            #expect(error.description.contains("dragboard users add"))
+        }
+        // With an account it starts, and serves no one who has not signed in.
+        let store = try BoardStore(path: options.databasePath)
+        try store.addAccount(name: "alice", passwordHash: "$argon2id$x")
+        let app = try await DragboardApp(kit: Showcase.kit, options: options, logger: .init(label: "test"))
+        var router = Router()
+        app.service.addRoutes(to: &router)
+        #expect(router.respond(to: Request(method: .get, path: "/api/board")).status == .unauthorized)
+        // Were every account removed while it runs, it would serve no one rather than everyone.
+        try store.removeAccount(named: "alice")
+        #expect(router.respond(to: Request(method: .get, path: "/api/board")).status == .serviceUnavailable)
+    }
+
+    @Test func theSignInCookieIsSecureWhenThePolicySaysSo() async throws {
+        var policy = SignInPolicy()
+        policy.secureCookies = true
+        policy.sessionDays = 7
+        let board = try await TestBoard(signIn: policy)
+        defer { board.remove() }
+        try board.app.addAccount("alice", admin: true)
+        let answer = try board.app.postForm("/login", ["username": "alice", "password": "password-of-a-test"])
+        #expect(answer.header("Set-Cookie")?.hasSuffix("Max-Age=604800; Secure") == true)
     }
 }

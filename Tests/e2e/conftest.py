@@ -94,7 +94,7 @@ class Server:
         """Runs `dragboard users …` on this server's database (also while it runs); `password` is
         the first line of standard input. With `check`, a failure fails the test with what it said."""
         done = subprocess.run([str(_binary()), "users", *arguments, "--database", str(self.database)],
-                              cwd=ROOT, input=None if password is None else password + "\n", capture_output=True, text=True, timeout=30)
+                              cwd=ROOT, input="" if password is None else password + "\n", capture_output=True, text=True, timeout=30)
         assert not check or done.returncode == 0, f"dragboard users {' '.join(arguments)}: {done.returncode} {done.stderr}"
         return done
 

@@ -82,7 +82,7 @@ class People:
         if init_script:
             context.add_init_script(init_script)
         self.contexts.append(context)
-        return self.console_errors.watch(context.new_page())
+        opened = self.console_errors.watch(context.new_page()); opened.on("console", lambda m: print("DEBUG", opened.url, m.text) if m.type == "error" else None); return opened
 
     def signed_in(self, name: str, next_path: str = "/", **options) -> Page:
         page = self.window(**options)
@@ -244,13 +244,12 @@ def test_the_users_command_checks_names_and_passwords_and_its_changes_end_sign_i
     server.users("add", "x" * 64, password="p" * 1024)   # the longest name and password are taken
 
     # The name signs in in any case; a new password ends the sign-in at once, and only it works then.
-    page = people.signed_in(name.upper(), f"/boards/{'demo'}/members")
-    expect(page.locator(f'[data-who="{name}"]')).to_have_count(0)   # not a member of the demo board: 404
-    page.goto(accounts_server.url + "/")
+    page = people.signed_in(name.upper())
     expect(page.locator(f'[data-who="{name}"]')).to_be_visible()
     assert server.users("set-password", name, password="another-pass-2").stdout.strip() == f"Set the password of {name}."
     page.goto(accounts_server.url + "/")
     assert page.url == f"{accounts_server.url}/login?next=/"
+    people.console_errors.expect(r"status of 401", r"/login$")   # the refused sign-ins below
     assert sign_in(page, server, name, PASSWORD).status == 401
     expect(page.locator('[data-error="sign-in"]')).to_have_text("Wrong user name or password.")
     assert sign_in(page, server, name, "another-pass-2").status == 200
@@ -280,6 +279,7 @@ def test_pages_send_to_sign_in_and_everything_else_answers_401(people, accounts_
         assert answer.json()["error"]["code"] == "sign_in_required", f"{method} {path}: {answer.text()}"
 
     # A wrong password or an unknown name: one answer for both, the name kept.
+    people.console_errors.expect(r"status of 401", r"/login$")
     assert sign_in(page, server, ADMIN, "wrong-pass-1", next_path="/boards/demo").status == 401
     expect(page.locator('[data-error="sign-in"]')).to_have_text("Wrong user name or password.")
     expect(page.locator('input[name="username"]')).to_have_value(ADMIN)
@@ -294,15 +294,23 @@ def test_pages_send_to_sign_in_and_everything_else_answers_401(people, accounts_
     expect(page.locator(f'[data-who="{ADMIN}"]')).to_be_visible()
     [cookie] = [cookie for cookie in page.context.cookies() if cookie["name"] == COOKIE]
     assert cookie["httpOnly"] is True and cookie["sameSite"] == "Lax"
-    assert page.evaluate("() => document.cookie").find(COOKIE) == -1
+    assert COOKIE not in page.evaluate("() => document.cookie")
     assert page.request.get(server.url + "/api/board").status == 200
 
     # Sign-in never sends the browser to another site.
     other = people.window()
     sign_in(other, server, ADMIN, next_path="//elsewhere.example/boards")
     assert other.url == server.url + "/"
+    probe = people.window()
+    probe.goto(server.url + "/login")
+    login_csrf = probe.locator('form[data-form="login"] input[name="csrf"]').get_attribute("value")
+    for elsewhere in ["https://elsewhere.example/", "//elsewhere.example/", "/\\elsewhere.example/"]:
+        answer = probe.request.post(server.url + "/login", max_redirects=0, form={
+            "csrf": login_csrf, "username": ADMIN, "password": PASSWORD, "next": elsewhere})
+        assert answer.status == 303 and answer.headers["location"] == "/", f"{elsewhere}: {answer.headers.get('location')}"
 
-    # Signing out ends the sign-in itself: the same cookie no longer opens anything.
+    # Signing out (here from the index) ends the sign-in itself: the same cookie no longer opens anything.
+    page.goto(server.url + "/")
     with page.expect_navigation() as answered:
         page.locator('form[data-form="logout"] button[data-action="logout"]').click()
     assert answered.value.request.redirected_from.method == "POST"
@@ -662,3 +670,15 @@ def test_removing_an_editor_closes_their_live_stream_and_the_board_answers_404(p
 
 def titles_of(page: Page, list_id: str) -> list[str]:
     return title_cells(page, list_id).all_inner_texts()
+
+
+def test_signing_out_from_a_board_page_ends_the_sign_in_and_goes_to_the_sign_in_page(people, accounts_server):
+    """The sign-out button of the person bar on a board page (with its scripts running) leaves the
+    board for the sign-in page, as it does on the index and without JavaScript."""
+    server = accounts_server
+    _, page = people.member("sam", "editor")
+    with page.expect_navigation() as answered:
+        page.locator('form[data-form="logout"] button[data-action="logout"]').click()
+    assert page.url == server.url + "/login"
+    expect(page.locator('form[data-form="login"]')).to_be_visible()
+    assert [cookie for cookie in page.context.cookies() if cookie["name"] == COOKIE] == []

@@ -4,6 +4,7 @@ import DragboardStore
 import Foundation
 import JSONWriting
 import Logging
+import Passwords
 import Synchronization
 
 /// A board served over HTTP: store, renderer, drag sessions and live viewers, with one method
@@ -58,6 +59,9 @@ public final class BoardService: Sendable {
         }
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         pruneRetiredImages()
+        // The decoy hash a sign-in with an unknown name verifies against, made now: the first such
+        // sign-in must not take twice as long as a wrong password (timing would tell them apart).
+        _ = PasswordHash.decoy
         sweep.withLock { $0 = RepeatingTimer(every: .milliseconds(500), label: "dragboard.sweep") { [weak self] in self?.sweepLiveStreams() } }
     }
 
