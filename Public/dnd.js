@@ -14,6 +14,7 @@ import { initKeyboard } from './keyboard.js';
 import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
 import { initPaging } from './paging.js';
+import { initPeople } from './people.js';
 import { representationsOf } from './representations.js';
 import { BOARD, BOARD_LIST, BOARD_LIST_HEADER, LIST_DROP_TARGET, LIST_TITLE, ROW, ROW_DROP_TARGET, listOf } from './selectors.js';
 import { draggedRows, initSelection } from './selection.js';
@@ -34,10 +35,12 @@ export function init(root = document) {
   const view = createView(root, board, api);
   const feedback = createFeedback();
   const drags = createDragController({ root, api, view, feedback });
+  const people = initPeople(root, board);
   const cleanups = [
     initSelection(root),
     initDragAndDrop(root, api, view, drags, feedback),
-    initLiveUpdates(view, boardID),
+    initLiveUpdates(view, boardID, people.listeners),
+    people.cleanup,
     initForms(root, view),
     initKeyboard(root, view, drags),
     initMoveMenu(root, view, drags),

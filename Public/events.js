@@ -26,3 +26,9 @@ export const LIVE_HELLO = 'hello';
 export const LIVE_CHANGES = 'changes';
 // Another server instance changed the board; data: { version }, read again from the server.
 export const LIVE_VERSION = 'version';
+// Who views the board now (signed-in people); data: { people: [name, …] }.
+export const LIVE_PRESENCE = 'presence';
+// Someone's drag in the air: at its start, at each change of target, at its end; data: { drag, user, items, words, ended }.
+export const LIVE_DRAGGING = 'dragging';
+// A change as the board's activity tells it; data: { version, author, words, at }.
+export const LIVE_ACTIVITY = 'activity';

@@ -5,7 +5,8 @@
 import { reportOffline } from './connection.js';
 import { LIVE_CHANGES, LIVE_HELLO, LIVE_VERSION, ONLINE_EVENT } from './events.js';
 
-export function initLiveUpdates(view, boardID) {
+/** Follows the board's events; `listeners` (event name → handler) hears the events beyond its changes. */
+export function initLiveUpdates(view, boardID, listeners = {}) {
   if (!('EventSource' in window)) return () => {};
   let source = null;
   const onChanges = (event) => view.apply(JSON.parse(event.data));
@@ -20,6 +21,7 @@ export function initLiveUpdates(view, boardID) {
     source.addEventListener(LIVE_HELLO, onVersion);
     source.addEventListener(LIVE_VERSION, onVersion);
     source.addEventListener('error', reportOffline);
+    for (const [name, listener] of Object.entries(listeners)) source.addEventListener(name, listener);
   }
   const reopen = () => { if (source.readyState === EventSource.CLOSED) { source.close(); open(); } };
   open();

@@ -148,3 +148,14 @@ export function actionSelector(action) {
 /** A title edited in place: a board list's, and the board's. */
 export const EDITABLE_LIST_TITLE = '[data-edit="list"]';
 export const EDITABLE_BOARD_TITLE = '[data-edit="board"]';
+
+// ---- people (signed-in servers)
+
+/** The signed-in person's bar; its `data-who` is their name. */
+export const WHO = '[data-who]';
+/** Who views the board: one `[data-user]` per person, kept by people.js. */
+export const PRESENCE = '[data-presence]';
+/** The words of other people's drags in the air ("alice is moving “Card 7”"). */
+export const DRAGGING_NOTE = '[data-dragging-note]';
+/** The activity panel's list, newest first. */
+export const ACTIVITY_LIST = '[data-activity-list]';

@@ -154,6 +154,17 @@ extension PostgresEngine {
             )
             """,
             "CREATE INDEX member_account ON member (accountID, boardID)",
+            """
+            CREATE TABLE activity (
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                boardID TEXT COLLATE "C" NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                version BIGINT NOT NULL,
+                author TEXT NOT NULL,
+                words TEXT NOT NULL,
+                createdAt DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX activity_board ON activity (boardID, seq)",
         ]),
     ]
 

@@ -23,6 +23,11 @@ struct Visitor: Sendable {
         signIn.map { "account\u{1F}\($0.account.id)" } ?? browserToken
     }
 
+    /// The visitor as the author of a change: the undo history it joins and the name its activity shows.
+    var author: ChangeAuthor {
+        ChangeAuthor(undoOwner: BoardService.historyOwner(historyIdentity), name: account?.name ?? Activity.someone)
+    }
+
     /// The visitor of a request the gate let through; for a request that never met the gate (a
     /// public route), the browser by its cookie.
     static func of(_ request: Request) -> Visitor {
@@ -30,4 +35,10 @@ struct Visitor: Sendable {
         let (token, isNew) = RequestGuard.csrfToken(of: request)
         return Visitor(signIn: nil, browserToken: token, isNewBrowserToken: isNew)
     }
+}
+
+/// Who makes a change: the undo history it joins, and the name the board's activity shows.
+struct ChangeAuthor: Sendable {
+    var undoOwner: String
+    var name: String
 }

@@ -26,8 +26,8 @@ extension BoardService {
             try Self.mapped { try events(board: try Self.boardID(request), visitor: Visitor.of(request)) }
         }
         router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
-            try Self.form(request) { fields, undoOwner in
-                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), undoOwner: undoOwner, creator: Visitor.of(request).account)
+            try Self.form(request) { fields, author in
+                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), author: author, creator: Visitor.of(request).account)
                 return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
             }
         }
@@ -36,7 +36,7 @@ extension BoardService {
     /// A board's live events: a `hello` with its version, then every change committed to it.
     func events(board: String, visitor: Visitor) throws -> Response {
         let version = try store.version(board: board)
-        let viewer = LiveHub.Viewer(board: board, account: visitor.account?.id, signIn: visitor.signIn?.digest)
+        let viewer = LiveHub.Viewer(board: board, account: visitor.account?.id, name: visitor.account?.name, signIn: visitor.signIn?.digest)
         return Response(headers: ["Cache-Control": "no-store"], body: .eventStream { [live] stream in
             live.subscribe(stream, viewer: viewer, version: version)
         })
@@ -68,11 +68,11 @@ extension BoardService {
     /// undo history the edit belongs to (the browser's). A plain form is sent back (303) to the
     /// answer's location; a fetch that accepts JSON gets the answer itself. A failure answers its
     /// 4xx as a short page that says what to fix (JSON for fetch).
-    static func form(_ request: Request, _ body: (_ fields: [String: String], _ undoOwner: String) throws -> EditResponse) throws -> Response {
+    static func form(_ request: Request, _ body: (_ fields: [String: String], _ author: ChangeAuthor) throws -> EditResponse) throws -> Response {
         do {
             let fields = try request.formFields()
             _ = try RequestGuard.checkFormWrite(request, fields: fields)
-            let answer = try body(fields, historyOwner(Visitor.of(request).historyIdentity))
+            let answer = try body(fields, Visitor.of(request).author)
             if request.headers["Accept"]?.contains("application/json") == true { return .jsonWritten(answer) }
             return .redirect(to: answer.location)
         } catch {

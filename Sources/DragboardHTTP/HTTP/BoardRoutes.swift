@@ -30,6 +30,7 @@ extension BoardService {
         addBoardRoutes(to: &router)
         addUndoRoutes(to: &router)
         addMemberRoutes(to: &router)
+        addActivityRoutes(to: &router)
         addSignOutRoute(to: &router)
         router.get("/api/board", lane: .bulk) { [self] request in
             try Self.mapped { .jsonBody(try boardBody(csrf: Visitor.of(request).browserToken)) }
@@ -90,7 +91,7 @@ extension BoardService {
         router.post("/api/sessions/:token/end", bodyLimit: 1024) { [self] request in
             try Self.mapped {
                 let owner = try RequestGuard.checkWrite(request)
-                return .jsonWritten(try end(request.pathParameters["token"] ?? "", owner: owner))
+                return .jsonWritten(try end(request.pathParameters["token"] ?? "", owner: owner, visitor: Visitor.of(request)))
             }
         }
     }

@@ -8,12 +8,13 @@ public final class LiveHub: Sendable {
     /// Who watches which board through a stream.
     struct Viewer: Sendable {
         var board: String
-        /// The signed-in person and their sign-in (nil where nobody signs in).
+        /// The signed-in person (id and name) and their sign-in (nil where nobody signs in).
         var account: String?
+        var name: String?
         var signIn: String?
     }
 
-    private let streams = Mutex<[ObjectIdentifier: (viewer: Viewer, stream: EventStream)]>([:])
+    let streams = Mutex<[ObjectIdentifier: (viewer: Viewer, stream: EventStream)]>([:])
 
     public init() {}
 
@@ -21,8 +22,12 @@ public final class LiveHub: Sendable {
     func subscribe(_ stream: EventStream, viewer: Viewer, version: Int) {
         let key = ObjectIdentifier(stream)
         streams.withLock { $0[key] = (viewer, stream) }
-        stream.onClose { [weak self] in _ = self?.streams.withLock { $0.removeValue(forKey: key) } }
+        stream.onClose { [weak self] in
+            _ = self?.streams.withLock { $0.removeValue(forKey: key) }
+            if viewer.name != nil { self?.announcePresence(board: viewer.board) }
+        }
         stream.send(event: "hello", id: String(version), data: "{\"version\":\(version)}")
+        if viewer.name != nil { announcePresence(board: viewer.board) }
     }
 
     /// Sends one event to every viewer of `board`; the event id is the board's version, so a

@@ -1,4 +1,5 @@
 import Dragboard
+import Foundation
 import Mustache
 
 /// The sign-in page.
@@ -47,7 +48,42 @@ struct MembersView {
     var error: String?
 }
 
+/// One change in an activity list.
+struct ActivityView {
+    var seq: Int
+    var words: String
+    /// ISO 8601 (UTC), for `<time datetime>`.
+    var iso: String
+    /// "2026-11-26 14:05 UTC".
+    var when: String
+
+    init(_ activity: Activity) {
+        seq = activity.seq
+        words = activity.words
+        iso = ISO8601DateFormatter().string(from: activity.date)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        when = formatter.string(from: activity.date)
+    }
+}
+
+/// A board's activity page.
+struct ActivityPageView {
+    var boardID: String
+    var boardTitle: String
+    var entries: [ActivityView]
+    /// The `before` of the next older page, when there is one.
+    var older: Int?
+    var who: String
+}
+
 extension BoardRenderer {
+    func activityPage(_ view: ActivityPageView) -> String {
+        library.render(view, withTemplate: "activity") ?? ""
+    }
+
     func signIn(_ view: SignInView) -> String {
         library.render(view, withTemplate: "login") ?? ""
     }

@@ -23,7 +23,7 @@ public struct BoardRenderer: Sendable {
         self.kit = kit
         recipes = DragRecipes(kit: kit)
         rowTemplate = (try? String(contentsOfFile: directory + "/row.mustache", encoding: .utf8)).flatMap(RowTemplate.init(source:))
-        let names = ["index", "page", "list", "row", "move", "login", "members", "who"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row", "move", "login", "members", "who", "activity"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
@@ -36,7 +36,7 @@ public struct BoardRenderer: Sendable {
 
     /// A board's whole page; every form gets `op` (a fresh operation id each when `nil`).
     func page(_ board: BoardRecord, _ snapshot: BoardSnapshot, zones: [ZoneView], csrf: String, op: String? = nil,
-              role: BoardRole = .owner, who: String = "") -> String {
+              role: BoardRole = .owner, who: String = "", activity: [Activity] = []) -> String {
         var remaining = snapshot.lists
         var groups = kit.groups.map { group -> GroupView in
             let taken = remaining.filter { group.listKinds?.contains($0.kind) ?? true }
@@ -49,7 +49,7 @@ public struct BoardRenderer: Sendable {
         let kinds = ([CardsList.id] + kit.listKinds.map(\.id).filter { $0 != CardsList.id }).compactMap { kit.listKind($0) }
         let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: op ?? BoardService.newID(),
                             listKinds: kinds.map { KindOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) }, dragRecipes: recipes.json,
-                            readOnly: !role.mayEdit, mayManage: role == .owner, who: who)
+                            readOnly: !role.mayEdit, mayManage: role == .owner, who: who, activity: activity.map(ActivityView.init))
         return library.render(page, withTemplate: "page") ?? ""
     }
 

@@ -19,6 +19,7 @@ extension PageView: MustacheParent {
         case "readOnly": readOnly
         case "mayManage": mayManage
         case "who": who
+        case "activity": activity
         default: nil
         }
     }

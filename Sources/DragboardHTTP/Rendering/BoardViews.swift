@@ -22,6 +22,8 @@ struct PageView {
     var mayManage = true
     /// The signed-in person's bar (``BoardRenderer/who(_:board:csrf:)``), or a marker filled per viewer.
     var who = ""
+    /// The newest changes, for the activity panel.
+    var activity: [ActivityView] = []
 }
 
 struct GroupView {

@@ -34,6 +34,8 @@ extension BoardService {
             if let refusal = user?.refusal { throw DragboardError.forbidden(refusal) }
         }
         let historyOwner = Self.historyOwner(visitor?.historyIdentity ?? owner)
+        let authorName = visitor?.account?.name ?? Activity.someone
+        var told: String?
         // The answer as the transaction made it, so the rendering need not parse it back from its record.
         let fresh = Mutex<BoardAPI.DropResponse?>(nil)
         do {
@@ -65,6 +67,8 @@ extension BoardService {
                     case .perform(let result):
                         let applied = try apply(result, session: working.dropSession, tx: tx, storedFiles: &storedFiles)
                         tx.recordUndo(for: historyOwner, actionName: Self.actionName(applied.message))
+                        told = Activity.words(of: authorName, applied.message)
+                        tx.recordActivity(by: authorName, told ?? "")
                         working.conclude()
                         changed = tx.hasChanges
                         response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
@@ -85,6 +89,7 @@ extension BoardService {
         if changed {
             live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
             broadcastDepartures(result.departures)
+            if let told { tellActivity(board: board, version: result.version, author: authorName, words: told) }
         }
         return result.response
     }

@@ -22,35 +22,35 @@ extension BoardService {
     private var edits: BoardEdits { BoardEdits(kit: kit, newID: Self.newID) }
 
     /// Adds a list of a registered kind at the end of the board.
-    func addList(board: String, title: String, kind: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func addList(board: String, title: String, kind: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-list", board, title, kind)) { tx in
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("new-list", board, title, kind)) { tx in
             try edits.addList(title: title, kind: kind, on: tx)
         }
     }
 
     /// Adds a row titled `title` at the end of a list of the board, made by the list's kind.
-    func addItem(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func addItem(board: String, list listID: String, title: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("new-item", board, listID, title)) { tx in
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("new-item", board, listID, title)) { tx in
             try edits.addItem(title: title, list: listID, on: tx)
         }
     }
 
     /// Renames the board.
-    func renameBoard(board: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func renameBoard(board: String, title: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-board", board, title)) { tx in
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("rename-board", board, title)) { tx in
             try edits.renameBoard(to: title, on: tx)
         }
     }
 
     /// Deletes the board with everything on it; its viewers are sent to the index.
-    func deleteBoard(board: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func deleteBoard(board: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         guard board != BoardStore.defaultBoardID else {
             throw DragboardError.conflict("the default board cannot be deleted; rename it or make a board of your own")
         }
-        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
+        let response = try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("delete-board", board), location: "/") { tx in
             try edits.deleteBoard(on: tx)
         }
         renderCache.forget(board: board)
@@ -58,38 +58,38 @@ extension BoardService {
     }
 
     /// Renames a list of the board.
-    func renameList(board: String, list listID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func renameList(board: String, list listID: String, title: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-list", board, listID, title)) { tx in
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("rename-list", board, listID, title)) { tx in
             try edits.renameList(listID, to: title, on: tx)
         }
     }
 
     /// Deletes a list of the board with its rows.
-    func deleteList(board: String, list listID: String, op: String, undoOwner: String?) throws -> EditResponse {
-        try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
+    func deleteList(board: String, list listID: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
+        try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("delete-list", board, listID)) { tx in
             try edits.deleteList(listID, on: tx)
         }
     }
 
     /// Renames a row of the board.
-    func renameItem(board: String, item itemID: String, title: String, op: String, undoOwner: String?) throws -> EditResponse {
+    func renameItem(board: String, item itemID: String, title: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
-        return try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("rename-item", board, itemID, title)) { tx in
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("rename-item", board, itemID, title)) { tx in
             try edits.renameItem(itemID, to: title, on: tx)
         }
     }
 
     /// Deletes a row of the board (with a container's contents).
-    func deleteItem(board: String, item itemID: String, op: String, undoOwner: String?) throws -> EditResponse {
-        try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
+    func deleteItem(board: String, item itemID: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
+        try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("delete-item", board, itemID)) { tx in
             try edits.deleteItem(itemID, on: tx)
         }
     }
 
     /// Removes an image from a zone of the board (its file goes once the removal is committed).
-    func removeImage(board: String, image imageID: String, op: String, undoOwner: String?) throws -> EditResponse {
-        let response = try edit(board: board, op: op, undoOwner: undoOwner, fingerprint: Self.fingerprint("remove-image", board, imageID)) { tx in
+    func removeImage(board: String, image imageID: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
+        let response = try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("remove-image", board, imageID)) { tx in
             try edits.removeImage(imageID, on: tx)
         }
         retireImageFile(imageID)
@@ -101,18 +101,23 @@ extension BoardService {
         for id in ids { retireImageFile(id) }
     }
 
-    /// Runs one edit as a store operation, recorded in `undoOwner`'s history, and tells the
+    /// Runs one edit as a store operation, recorded in `author`'s history, and tells the
     /// board's viewers what changed (the rows and zones it names rendered in the transaction).
     /// The files of images it forgot go once it committed.
-    private func edit(board: String, op: String, undoOwner: String?, fingerprint: String, location: String? = nil,
+    private func edit(board: String, op: String, author: ChangeAuthor?, fingerprint: String, location: String? = nil,
                       _ body: (BoardTransaction) throws -> BoardEdits.Edited) throws -> EditResponse {
         let location = location ?? "/boards/\(board)"
         var changed = false
         var forgotten: [String] = []
+        var told: String?
         let result = try store.perform(board: board, operationID: op, fingerprint: fingerprint) { tx in
-            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: "") }
+            if let author { tx.recordUndo(for: author.undoOwner, actionName: "") }
             let edited = try body(tx)
-            if let undoOwner { tx.recordUndo(for: undoOwner, actionName: Self.actionName(edited.message)) }
+            if let author {
+                tx.recordUndo(for: author.undoOwner, actionName: Self.actionName(edited.message))
+                told = Activity.words(of: author.name, edited.message)
+                tx.recordActivity(by: author.name, told ?? "")
+            }
             changed = tx.hasChanges
             forgotten = edited.forgottenImages
             let changes = try edited.changes.map { try shown($0, tx: tx) }
@@ -121,7 +126,10 @@ extension BoardService {
                                 counts: changed ? try counts(changes, tx: tx) : nil).jsonString
         }
         removeImageFiles(forgotten)
-        if changed { live.broadcast(event: "changes", board: board, version: result.version, json: result.response) }
+        if changed {
+            live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
+            if let author, let told { tellActivity(board: board, version: result.version, author: author.name, words: told) }
+        }
         return try JSONDecoder().decode(EditResponse.self, from: Data(result.response.utf8))
     }
 

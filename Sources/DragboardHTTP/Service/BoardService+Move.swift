@@ -23,7 +23,7 @@ extension BoardService {
         }
         let token = DragSessions.randomToken()
         let begun = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner, visitor: visitor)
-        _ = try? end(token, owner: owner)
+        _ = try? end(token, owner: owner, visitor: visitor)
         let destinations = begun.table.targets.compactMap { entry -> MoveDestination? in
             guard let label = entry.menu else { return nil }
             return MoveDestination(value: entry.target.list.map { "list:\($0)" } ?? "zone:\(entry.target.zone ?? "")", label: label)
@@ -46,7 +46,7 @@ extension BoardService {
         }
         let token = DragSessions.randomToken()
         _ = try begin(BoardAPI.BeginRequest(token: token, list: listID, items: [itemID], board: board), owner: owner, visitor: visitor)
-        defer { _ = try? end(token, owner: owner) }
+        defer { _ = try? end(token, owner: owner, visitor: visitor) }
         // The end of a list: over the bottom of its last row, as a pointer would be.
         let location = target.list != nil && rowCount > 0 ? BoardAPI.Location(row: rowCount - 1, fraction: 1, item: nil) : nil
         let json = try drop(token, BoardAPI.DropRequest(op: op, version: version, target: target, location: location), owner: owner, visitor: visitor)

@@ -51,7 +51,7 @@ extension BoardService {
             ?? BoardDragDelegate(items: items, source: DragSource(listID: start.list.id, title: start.list.title))
         return try startDrag(from: ListTarget(id: start.list.id, rowCount: start.rowCount), rows: Array(start.dragged.keys), delegate: delegate,
                              targets: start.targets, version: start.version, request: request, owner: owner, address: address, board: board,
-                             position: start.position, words: start.words, user: user)
+                             position: start.position, words: start.words, user: user, visitor: visitor)
     }
 
     /// Where a drag starts: an open container's contents, or a list with all a drag from it needs.
@@ -77,13 +77,14 @@ extension BoardService {
     /// `words`: the answer's words, when the caller read them with the rows, so they cost no read of their own).
     func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
                    request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil,
-                   words: DragWords.PickUp? = nil, user: DragUser? = nil) throws -> BoardAPI.BeginResponse {
+                   words: DragWords.PickUp? = nil, user: DragUser? = nil, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
         guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
         else { throw DragboardError.unprocessable("nothing to drag") }
         engine.setUser(user)
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
+        if user != nil, let entry = try? sessions.entry(token, owner: owner) { tellDragging(entry, token: token, visitor: visitor) }
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
                                                      restricted: dragSession?.isRestrictedToDraggingApplication ?? false, table: table),
@@ -97,7 +98,10 @@ extension BoardService {
         let board = entry.dropBoard.withLock { $0 }
         let targets = try store.read(board: board) { try $0.dropTargets(kit, movingLists: entry.movesLists) }
         var resolution: (ResolvedProposal, DropTargetID, DragSession?)?
+        var targetChanged = false
         var answer = try entry.engine.withLock { engine -> BoardAPI.TargetResponse in
+            let before = engine.currentTarget
+            defer { targetChanged = engine.currentTarget != before }
             var working = engine
             working.updateTargets(targets)
             if visitor?.account != nil { working.setUser(user) }
@@ -119,6 +123,7 @@ extension BoardService {
             resolution = (resolved, id, working.dragSession)
             return BoardAPI.TargetResponse(handled: true, proposal: .init(resolved.proposal), destination: resolved.destinationIndexPath?.row)
         }
+        if targetChanged { tellDragging(entry, token: token, visitor: visitor) }
         // Composed outside the session's lock: reading titles must not hold up its other requests.
         if let (resolved, id, dragSession) = resolution {
             answer.announcement = try announcement(for: resolved.proposal, at: resolved.destinationIndexPath?.row, on: id, location: request.location, dragSession: dragSession, board: board)
@@ -130,10 +135,11 @@ extension BoardService {
 
     /// `dragend`: ends the session. Every entered target hears did-end, and the source learns
     /// the operation from the server — never from the browser's `dropEffect`.
-    func end(_ token: String, owner: String) throws -> BoardAPI.EndResponse {
+    func end(_ token: String, owner: String, visitor: Visitor? = nil) throws -> BoardAPI.EndResponse {
         let entry = try sessions.entry(token, owner: owner)
         let (outcome, engine) = entry.engine.withLock { engine in (engine.end(), engine) }
         sessions.remove(token)
+        tellDragging(entry, token: token, visitor: visitor, ended: true)
         let dropped = outcome.operation == .move || outcome.operation == .copy
         return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board),
                                     announcement: dropped ? nil : cancelAnnouncement(engine, board: entry.board))

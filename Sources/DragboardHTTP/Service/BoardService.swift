@@ -108,8 +108,9 @@ public final class BoardService: Sendable {
             let (record, snapshot, zones) = try store.read(board: board) { tx in
                 (try tx.board(), try tx.windowedSnapshot(window: kit.rowWindow, wider: wider), tx.hasZones ? try kit.zones.map { try ZoneView($0, tx) } : [])
             }
+            let activity = try store.activity(board: board, limit: BoardService.activityPanelSize)
             return (renderer.page(record, snapshot, zones: zones, csrf: RenderCache.csrfMarker, op: RenderCache.opMarker, role: role,
-                                  who: RenderCache.whoMarker), snapshot.version)
+                                  who: RenderCache.whoMarker, activity: activity), snapshot.version)
         }
         if let wider, wider.count > kit.rowWindow {
             let (text, version) = try render()

@@ -47,6 +47,8 @@ extension BoardService {
             try access(visitor, board: changed).requireEditor()
         }
         var effects = UndoEffects()
+        let author = visitor?.account?.name ?? Activity.someone
+        var told: String?
         let outcome = try store.undo(owner: owner, board: board, redo: redo, operationID: op, imageAvailable: { [imagesDirectory] id in
             FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent("removed/\(id)").path)
                 || FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent(id).path)
@@ -55,6 +57,8 @@ extension BoardService {
             let state = UndoState(undoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: false)?.actionName,
                                   redoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: true)?.actionName)
             let changes = try undoChanges(applied, tx: tx)
+            told = Activity.words(of: author, "\(redo ? "Redid" : "Undid") “\(action)”.")
+            tx.recordActivity(by: author, told ?? "")
             return UndoResponse(version: tx.resultingVersion, changes: changes,
                                 message: "\(redo ? "Redid" : "Undid") “\(action)”.", board: tx.boardID,
                                 action: action, undo: state, counts: try counts(changes, tx: tx)).jsonString
@@ -70,6 +74,7 @@ extension BoardService {
             live.broadcast(event: "changes", board: departure.board, version: departure.version,
                            json: BoardAPI.LiveChanges(version: departure.version, changes: changes).jsonString)
         }
+        if let told { tellActivity(board: outcome.board, version: response.version, author: author, words: told) }
         return response
     }
 

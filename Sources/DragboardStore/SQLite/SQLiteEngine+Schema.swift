@@ -155,6 +155,15 @@ extension SQLiteEngine {
                     PRIMARY KEY (boardID, accountID)
                 );
                 CREATE INDEX member_account ON member(accountID, boardID);
+                CREATE TABLE activity (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    boardID TEXT NOT NULL REFERENCES board(id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL,
+                    author TEXT NOT NULL,
+                    words TEXT NOT NULL,
+                    createdAt REAL NOT NULL
+                );
+                CREATE INDEX activity_board ON activity(boardID, seq);
                 """)
         }
         return migrator

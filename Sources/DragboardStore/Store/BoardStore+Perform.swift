@@ -115,6 +115,13 @@ extension BoardStore {
                 departures.append(.init(board: other, version: version, items: items))
             }
             if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
+            if let note = tx.activityNote.entry {
+                // A change that deleted its board (a deletion, an undone creation) leaves no activity: it went with the board.
+                try db.cachedStatement(sql: """
+                    INSERT INTO activity (boardID, version, author, words, createdAt)
+                    SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM board WHERE id = ?)
+                    """).execute(arguments: [board, tx.newVersion, note.author, note.words, now.timeIntervalSince1970, board])
+            }
             try db.cachedStatement(sql: """
                 INSERT INTO operation (id, fingerprint, response, version, createdAt)
                 VALUES (?, ?, ?, ?, ?)

@@ -20,6 +20,8 @@ public struct BoardTransaction {
     let departures: Departures
     /// What this operation did, for the undo history (recorded only when the body asks).
     let journal: UndoJournal
+    /// What the board's activity will say of this change, if it changes anything.
+    let activityNote = ActivityNote()
     /// How many rows this operation's rebalances re-keyed.
     let rebalancedRows = Tally()
     /// The last row whose index this transaction counted (see ``rowBound(at:in:)``).

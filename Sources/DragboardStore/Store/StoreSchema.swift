@@ -54,6 +54,10 @@ package enum StoreSchema {
             Column(name: "createdAt", type: .real), Column(name: "lastSeen", type: .real),
         ],
         "member": [Column(name: "boardID", type: .text), Column(name: "accountID", type: .text), Column(name: "role", type: .text)],
+        "activity": [
+            Column(name: "seq", type: .integer), Column(name: "boardID", type: .text), Column(name: "version", type: .integer),
+            Column(name: "author", type: .text), Column(name: "words", type: .text), Column(name: "createdAt", type: .real),
+        ],
     ]
 
     /// Columns one engine keeps beyond the description, and why: PostgreSQL's `item.scope` is
