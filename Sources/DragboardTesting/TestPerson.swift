@@ -64,3 +64,11 @@ extension DragboardTestApp {
         return TestPerson(name: name, token: token, csrf: csrf, app: self)
     }
 }
+
+extension TestPerson {
+    /// Opens `board`'s live stream in their browser (live transport only); the first event is its `hello`.
+    public func events(board: String = BoardStore.defaultBoardID, timeout: Double = 10) throws -> TestEventStream {
+        guard let port = app.port else { throw TestFailure("live events need the live transport") }
+        return try TestEventStream(port: port, path: "/boards/\(board)/events", cookie: cookie, timeout: timeout)
+    }
+}

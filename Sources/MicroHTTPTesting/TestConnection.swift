@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Errors of the raw test client.
-public enum TestClientError: Error, CustomStringConvertible {
+public enum TestClientError: Error, Equatable, CustomStringConvertible {
     case system(String, Int32)
     case timedOut
     case closedEarly

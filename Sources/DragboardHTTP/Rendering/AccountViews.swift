@@ -8,9 +8,20 @@ struct SignInView {
     /// Where to go after signing in (a same-origin path).
     var next: String
     /// The name typed, shown again after a failure (never the password).
-    var username = ""
+    var username: String
     /// Why the last attempt failed.
     var error: String?
+    /// Whether a name is filled in already (the password field then takes the focus); stored,
+    /// as templates see stored properties only.
+    var hasUsername: Bool
+
+    init(csrf: String, next: String, username: String = "", error: String? = nil) {
+        self.csrf = csrf
+        self.next = next
+        self.username = username
+        self.error = error
+        hasUsername = !username.isEmpty
+    }
 }
 
 /// The signed-in person's bar on every page: their name, the board's members (on a board), sign-out.
