@@ -103,6 +103,20 @@ import Testing
         #expect(gone.text.contains("no longer a member"))
     }
 
+    @Test func aViewerCannotUploadTheFilesOfADropFromAnotherApp() async throws {
+        let s = try await Self.setup(.viewer)
+        defer { s.board.remove() }
+        let token = DragSessions.randomToken()
+        let begun = try s.bob.post("/api/sessions/external", json: ["token": token, "types": ["Files"], "files": ["image/png"], "board": "demo"])
+        #expect(begun.status == 201)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64)
+        let upload = try s.board.app.execute(.post, "/api/sessions/\(token)/files",
+                                             headers: ["Cookie": s.bob.cookie, RequestGuard.headerName: s.bob.csrf, "Content-Type": "image/png",
+                                                       "X-File-Name": "a.png"], body: png)
+        #expect(upload.status == 403)
+        #expect(upload.text.contains(Self.viewOnly))
+    }
+
     @Test func aViewersMovePageOffersNoDestinationAndSaysWhy() async throws {
         let s = try await Self.setup(.viewer)
         defer { s.board.remove() }

@@ -68,9 +68,14 @@ extension BoardService {
     }
 
     /// Streams a dropped file of an external session to disk, checking its magic bytes first.
+    /// Only a person who may drop on the board takes uploads (a viewer's drop would be refused anyway).
     package func uploadSink(_ token: String, request: Request, owner: String) throws -> any RequestBodySink {
         let entry = try sessions.entry(token, owner: owner)
         guard let payload = entry.payload else { throw DragboardError.badRequest("only drops from outside upload files") }
+        let visitor = Visitor.of(request)
+        if visitor.account != nil, let refusal = try dragUser(of: entry, token: token, visitor: visitor)?.refusal {
+            throw DragboardError.forbidden(refusal)
+        }
         // The browser percent-encodes the name; it is a label, so odd characters are dropped.
         let raw = request.headers["X-File-Name"] ?? ""
         let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
