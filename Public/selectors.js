@@ -132,8 +132,9 @@ export const WELL_STATUS = '.well-status';
 
 // ---- forms and actions
 
-/** A form of the board that JavaScript sends by fetch (each also works as a plain POST). */
-export const FORM = 'form[data-form]';
+/** A form of the board that JavaScript sends by fetch (each also works as a plain POST); forms
+ *  marked `data-navigates` (signing out) are left to the browser: their answer is another page. */
+export const FORM = 'form[data-form]:not([data-navigates])';
 
 /** The selector of the board's form of kind `kind` (`delete-item`, `rename-list`, …). */
 export function formSelector(kind) {
