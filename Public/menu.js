@@ -57,9 +57,11 @@ export function initMoveMenu(root, view, drags) {
       if (!menu.children.length) {
         const none = document.createElement('p');
         none.textContent = answer.nowhere ?? '';
+        // Focusable, so Escape (heard only inside the menu) closes a menu with nowhere to go too.
+        none.tabIndex = -1;
         menu.append(none);
       }
-      menu.querySelector(MENU_ITEM)?.focus();
+      (menu.querySelector(MENU_ITEM) ?? menu.firstElementChild)?.focus();
     });
   }
 

@@ -26,7 +26,9 @@ public enum Announcement {
     public static func target(_ name: String, proposal: DropProposal, position: Int?, of positions: Int, into: String?) -> String {
         switch proposal.operation {
         case .forbidden:
-            return "\(name): not allowed, \(proposal.reason ?? "this target refuses these items")."
+            // A reason that is a sentence of its own ("You can view this board but not change it.") stays one.
+            let reason = proposal.reason ?? "this target refuses these items"
+            return reason.hasSuffix(".") ? "\(name): not allowed. \(reason)" : "\(name): not allowed, \(reason)."
         case .cancel:
             return "\(name): cannot drop here."
         case .copy, .move:
