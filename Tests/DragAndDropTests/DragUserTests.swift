@@ -68,12 +68,14 @@ struct ApprovalDelegate: ListDropDelegate {
         #expect(!DragUser.Role.viewer.mayEdit && DragUser.Role.editor.mayEdit && DragUser.Role.owner.mayEdit)
     }
 
-    @Test func theDocsShowThisCompiledRule() throws {
+    @Test func theReadmeAndDocsShowThisCompiledRule() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: here, encoding: .utf8)
         let begin = try #require(text.range(of: "// ACCOUNTS-EXAMPLE-BEGIN\n")), end = try #require(text.range(of: "// ACCOUNTS-EXAMPLE-END"))
-        let docs = try String(contentsOf: root.appendingPathComponent("docs/accounts.md"), encoding: .utf8)
-        #expect(docs.contains(String(text[begin.upperBound..<end.lowerBound])), "docs/accounts.md must show the rule of DragUserTests.swift verbatim")
+        for document in ["README.md", "docs/accounts.md"] {
+            let shown = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            #expect(shown.contains(String(text[begin.upperBound..<end.lowerBound])), "\(document) must show the rule of DragUserTests.swift verbatim")
+        }
     }
 }
