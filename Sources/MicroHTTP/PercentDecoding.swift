@@ -4,9 +4,22 @@ enum PercentDecoding {
     /// Invalid UTF-8 is replaced with U+FFFD.
     static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String {
         // Most targets have nothing to decode: checked in place, without copying the bytes.
-        guard string.containsByte(UInt8(ascii: "%")) || (plusAsSpace && string.containsByte(UInt8(ascii: "+"))) else {
-            return String(string)
-        }
+        guard needsDecoding(string, plusAsSpace: plusAsSpace) else { return String(string) }
+        return String(decoding: bytes(string, plusAsSpace: plusAsSpace), as: UTF8.self)
+    }
+
+    /// ``decode(_:plusAsSpace:)``, or nil when the escapes decode to bytes that are not UTF-8: what
+    /// a person typed is stored as sent or refused, never with U+FFFD in place of what they meant.
+    static func decodeValidating(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        guard needsDecoding(string, plusAsSpace: plusAsSpace) else { return String(string) }
+        return String(validating: bytes(string, plusAsSpace: plusAsSpace), as: UTF8.self)
+    }
+
+    private static func needsDecoding(_ string: some StringProtocol, plusAsSpace: Bool) -> Bool {
+        string.containsByte(UInt8(ascii: "%")) || (plusAsSpace && string.containsByte(UInt8(ascii: "+")))
+    }
+
+    private static func bytes(_ string: some StringProtocol, plusAsSpace: Bool) -> [UInt8] {
         let input = Array(string.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
@@ -23,7 +36,7 @@ enum PercentDecoding {
                 index += 1
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -10,7 +10,8 @@ extension Request {
     /// Decodes an HTML form's body (`application/x-www-form-urlencoded`): a plain form posted
     /// without JavaScript sends nothing else. The first value of a repeated field wins.
     ///
-    /// - Throws: ``HTTPError`` 415 when the body is not a form, 400 when it is not UTF-8.
+    /// - Throws: ``HTTPError`` 415 when the body is not a form, 400 when it, or a field once its
+    ///   `%HH` escapes are decoded, is not UTF-8 (JSON bodies are refused alike).
     public func formFields() throws(HTTPError) -> [String: String] {
         guard isFormBody else {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "expected an HTML form (application/x-www-form-urlencoded)")
@@ -21,8 +22,11 @@ extension Request {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
-            if fields[name] == nil { fields[name] = PercentDecoding.decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true) }
+            guard let name = PercentDecoding.decodeValidating(parts[0], plusAsSpace: true),
+                  let value = PercentDecoding.decodeValidating(parts.count > 1 ? parts[1] : "", plusAsSpace: true) else {
+                throw HTTPError(.badRequest, code: "malformed_form", message: "a form field is not valid UTF-8 (\(String(parts[0].prefix(64))))")
+            }
+            if fields[name] == nil { fields[name] = value }
         }
         return fields
     }

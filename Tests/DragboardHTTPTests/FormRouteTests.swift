@@ -89,6 +89,15 @@ import Testing
             #expect(response.status.code == status, "\(path) \(fields)")
             #expect(TestBoard.text(response).contains(words), "\(path) \(fields): \(TestBoard.text(response))")
         }
+        // Escapes that decode to bytes that are not UTF-8 are refused, never stored as U+FFFD.
+        for raw in ["title=%FF%FE", "title=caf%C3", "title=ok&%80=x", "title=%ED%A0%80"] {
+            let request = Request(method: .post, path: "/boards/\(id)/lists/\(list)/items",
+                                  headers: ["Cookie": "\(RequestGuard.cookieName)=\(board.csrf)", "Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Array("csrf=\(board.csrf)&\(raw)".utf8))
+            let response = board.router.respond(to: request)
+            #expect(response.status.code == 400, "\(raw)")
+            #expect(TestBoard.text(response).contains("not valid UTF-8"), "\(raw)")
+        }
         #expect(try board.store.version(board: id) == version)
         #expect(try board.store.rows(in: list, board: id).isEmpty)
     }
