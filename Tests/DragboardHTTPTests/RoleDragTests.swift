@@ -159,3 +159,21 @@ import Testing
         #expect((hover.json?["proposal"] as? [String: Any])?["reason"] as? String == "You can view “Demo board” but not change it.")
     }
 }
+
+/// Boards an undo brings back keep someone who can open them.
+@Suite struct UndoneBoardTests {
+    @Test func aBoardWhoseDeletionIsUndoneComesBackOwnedByWhoeverUndidIt() async throws {
+        let board = try await TestBoard()
+        defer { board.remove() }
+        try board.app.addAccount("alice", admin: true)
+        try board.app.addAccount("bob")
+        let bob = try board.app.signIn("bob")
+        let created = try bob.postForm("/boards", ["title": "Bob's"])
+        let id = try #require(created.header("Location")?.split(separator: "/").last.map(String.init))
+        #expect(try bob.postForm("/boards/\(id)/delete", [:]).status == 303)
+        #expect(try bob.get("/boards/\(id)").status == 404)
+        #expect(try bob.post("/api/undo", json: ["op": "op-undo-delete-board"]).status == 200)
+        #expect(try bob.get("/boards/\(id)").status == 200)
+        #expect(try board.store.members(of: id).map { "\($0.account.name) \($0.role.rawValue)" } == ["bob owner"])
+    }
+}

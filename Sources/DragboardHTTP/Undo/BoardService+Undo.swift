@@ -43,8 +43,13 @@ extension BoardService {
     /// of the board the change was on may take it back.
     func undo(browser: String, board: String?, op: String, redo: Bool, visitor: Visitor? = nil) throws -> UndoResponse {
         let owner = Self.historyOwner(visitor?.historyIdentity ?? browser)
-        if let visitor, visitor.account != nil, let changed = try board ?? store.nextUndoBoard(owner: owner, redo: redo) {
-            try access(visitor, board: changed).requireEditor()
+        if let visitor, visitor.account != nil {
+            if let board {
+                try access(visitor, board: board).requireEditor()
+            } else if let changed = try store.nextUndoBoard(owner: owner, redo: redo), try store.board(changed) != nil {
+                // (A board that no longer exists is one this person's own change deleted: taking that back restores it.)
+                try access(visitor, board: changed).requireEditor()
+            }
         }
         var effects = UndoEffects()
         let author = visitor?.account?.name ?? Activity.someone
@@ -65,6 +70,11 @@ extension BoardService {
         }
         let response = try JSONDecoder().decode(UndoResponse.self, from: Data(outcome.result.response.utf8))
         guard !outcome.result.replayed else { return response }
+        // A board an undo brought back (its deletion, or its creation redone) comes back without
+        // members: the person who brought it back owns it, so it does not vanish from them.
+        if let account = visitor?.account, try store.board(outcome.board) != nil, try store.members(of: outcome.board).isEmpty {
+            try store.setMember(named: account.name, role: .owner, on: outcome.board)
+        }
         for id in effects.restoredImages { moveImageFile(id, from: "removed/", to: "") }
         for id in effects.removedImages { moveImageFile(id, from: "", to: "removed/") }
         live.broadcast(event: "changes", board: outcome.board, version: response.version,
