@@ -4,18 +4,12 @@ import DragboardStore
 import Foundation
 
 extension BoardService {
-    struct Applied {
-        var changes: [BoardAPI.Change]
-        var message: String
-    }
-
-    /// Lands a performed drop on the board through the domain (``DropLanding``) and describes the
-    /// changes for every viewer. Images moved into the image folder are appended to `storedFiles`,
-    /// for the caller to remove if the transaction rolls back.
-    func apply(_ result: SessionEngine.DropResult, session: DropSession, tx: BoardTransaction, storedFiles: inout [URL]) throws -> Applied {
-        let kept = KeptFiles()
-        defer { storedFiles += kept.files }
-        let landing = DropLanding(kit: kit, keepImage: { [self] image in
+    /// The domain's landing of a drop (``DropLanding``) with this service's seams: an image a list
+    /// or zone keeps is recorded in `tx` under the image quota and its file moved into the image
+    /// folder. Moved files are added to `kept` as they move, for the caller to remove if the
+    /// transaction rolls back.
+    func landing(tx: BoardTransaction, kept: KeptFiles) -> DropLanding {
+        DropLanding(kit: kit, keepImage: { [self] image in
             // An image a list takes is kept like a zone's, under the list images' own zone id, so the image quota counts it.
             try checkImageQuota(adding: 1, bytes: image.size, tx: tx)
             return StoredImage(id: try keep(image, zoneID: ZoneImageRecord.listImagesZone, tx: tx, kept: kept), name: image.name)
@@ -25,8 +19,6 @@ extension BoardService {
                 for image in images { _ = try keep(image, zoneID: zoneID, tx: tx, kept: kept) }
             }, setText: { text in try tx.setLabel(zoneID, text: text) })
         })
-        let landed = try landing.land(result, session: session, on: tx)
-        return Applied(changes: landed.changes.map(BoardAPI.Change.init), message: landed.message)
     }
 
     /// Records `image` under `zoneID` and moves its file into the image folder; returns its id.
@@ -42,6 +34,6 @@ extension BoardService {
 
 /// The image files a drop moved into the image folder (by the closures it hands the domain), for
 /// removal if its transaction rolls back. Lives only while the drop runs, on its thread.
-private final class KeptFiles {
+final class KeptFiles {
     var files: [URL] = []
 }

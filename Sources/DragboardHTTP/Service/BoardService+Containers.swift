@@ -19,8 +19,9 @@ extension BoardService {
         }
         let items = dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
         let delegate = BoardDragDelegate(items: items, source: DragSource(listID: container.id, title: container.title))
-        return try startDrag(from: ListTarget(id: container.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate, targets: targets,
-                             version: version, request: request, owner: owner, address: address, board: board,
-                             position: dragged.first { $0.value.id == request.items.first }?.key, user: user)
+        let engine = try DragStart.engine(from: ListTarget(id: container.id, rowCount: rowCount), rows: Array(dragged.keys), delegate: delegate,
+                                          targets: targets, kit: kit, user: user)
+        return try startDrag(engine, version: version, request: request, owner: owner, address: address, board: board,
+                             position: dragged.first { $0.value.id == request.items.first }?.key)
     }
 }

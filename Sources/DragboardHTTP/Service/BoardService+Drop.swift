@@ -17,12 +17,12 @@ extension BoardService {
     /// the change joins their undo history.
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String, visitor: Visitor? = nil) throws -> String {
         let target = try request.target.id
-        var location = try request.location?.dropLocation ?? .noRow
+        let location = try request.location?.dropLocation ?? .noRow
         // Made before the write (encoding and hashing the request is the costliest part of the
         // record), so it never holds up the operations of the batch this drop commits in.
         let fingerprint = BoardStore.fingerprint(of: Fingerprint(token: token, request: request).jsonBytes)
         var changed = false
-        var storedFiles: [URL] = []
+        let kept = KeptFiles()
         let result: OperationResult
         // The board of the window the drop happens in (a retry of a drop whose session has
         // ended is answered from its record, whatever board is named here).
@@ -47,43 +47,35 @@ extension BoardService {
                 let entry = try sessions.entry(token, owner: owner)
                 tx.recordUndo(for: historyOwner, actionName: "")
                 try fill(entry.payload, from: request)
-                return try entry.engine.withLock { engine in
-                    var working = engine
-                    // Always, whatever version the client says it saw: a client is not trusted
-                    // to know what someone else did since.
-                    try working.dropSession.checkItemsUnmoved(on: tx)
-                    if tx.baseVersion != request.version {
-                        location = try location.rebased(hoveredItem: request.location?.item, target: target, on: tx)
-                    }
-                    working.updateTargets(try tx.dropTargets(kit, movingLists: entry.movesLists))
-                    if visitor?.account != nil { working.setUser(user) }
-                    working.setCopyModifierPressed(request.copy ?? false)
-                    let response: BoardAPI.DropResponse
-                    switch try working.drop(on: target, at: location, shownOperation: request.shown) {
-                    case .refuse(let proposal):
-                        response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: proposal.reason,
-                                                         message: proposal.reason ?? "Nothing was dropped.", target: request.target,
-                                                         version: tx.baseVersion, changes: [])
-                    case .perform(let result):
-                        let applied = try apply(result, session: working.dropSession, tx: tx, storedFiles: &storedFiles)
-                        tx.recordUndo(for: historyOwner, actionName: Self.actionName(applied.message))
-                        told = Activity.words(of: authorName, applied.message)
-                        tx.recordActivity(by: authorName, told ?? "")
-                        working.conclude()
-                        changed = tx.hasChanges
-                        response = BoardAPI.DropResponse(operation: result.proposal.operation, intent: result.proposal.intent.rawValue, reason: nil,
-                                                         message: changed ? applied.message : "Nothing changed: \(applied.message)",
-                                                         target: request.target, version: tx.resultingVersion, changes: changed ? applied.changes : [],
-                                                         counts: changed ? try counts(applied.changes, tx: tx) : nil)
-                    }
-                    engine = working
-                    fresh.withLock { $0 = response }
-                    return response.jsonString
+                let release = DropDecision.Release(target: target, location: location, hoveredItem: request.location?.item, seenVersion: request.version,
+                                                   shown: request.shown, copy: request.copy ?? false)
+                let decision = DropDecision(kit: kit, landing: landing(tx: tx, kept: kept))
+                let outcome = try entry.engine.withLock { engine in
+                    try decision.drop(release, engine: &engine, movesLists: entry.movesLists, user: user, on: tx, version: tx.baseVersion)
                 }
+                let response: BoardAPI.DropResponse
+                switch outcome {
+                case .refused(let proposal):
+                    response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: proposal.reason,
+                                                     message: proposal.reason ?? "Nothing was dropped.", target: request.target,
+                                                     version: tx.baseVersion, changes: [])
+                case .landed(let proposal, let landed):
+                    tx.recordUndo(for: historyOwner, actionName: Self.actionName(landed.message))
+                    told = Activity.words(of: authorName, landed.message)
+                    tx.recordActivity(by: authorName, told ?? "")
+                    changed = tx.hasChanges
+                    let changes = landed.changes.map(BoardAPI.Change.init)
+                    response = BoardAPI.DropResponse(operation: proposal.operation, intent: proposal.intent.rawValue, reason: nil,
+                                                     message: changed ? landed.message : "Nothing changed: \(landed.message)",
+                                                     target: request.target, version: tx.resultingVersion, changes: changed ? changes : [],
+                                                     counts: changed ? try counts(changes, tx: tx) : nil)
+                }
+                fresh.withLock { $0 = response }
+                return response.jsonString
             }
         } catch {
             // The transaction rolled back: images it moved into the image folder belong to nothing.
-            for file in storedFiles { try? FileManager.default.removeItem(at: file) }
+            for file in kept.files { try? FileManager.default.removeItem(at: file) }
             throw error
         }
         if changed {

@@ -135,7 +135,8 @@ extension BoardService {
 
     /// A change as the page takes it: the row it inserts or shows again, or the zone, rendered as
     /// it is in `tx`; a new board title as its text.
-    private func shown(_ change: BoardChange, tx: BoardTransaction) throws -> BoardAPI.Change {
+    /// A domain change as the page gets it: with the HTML of the row, zone or title it names.
+    func shown(_ change: BoardChange, tx: BoardTransaction) throws -> BoardAPI.Change {
         var shown = BoardAPI.Change(change)
         switch change.kind {
         case .insert, .replace:

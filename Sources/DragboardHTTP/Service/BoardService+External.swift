@@ -13,29 +13,7 @@ extension BoardService {
         let registry = kit.types
         let payload = DropPayload(uploadDirectory: imagesDirectory.appendingPathComponent("uploads/\(request.token)"),
                                   declaredFiles: request.files.count)
-        var items: [DragItem] = []
-        for (index, mimeType) in request.files.enumerated() {
-            var provider = ItemProvider()
-            let type = registry.typeIdentifier(forMIMEType: mimeType) ?? .data
-            provider.registerFileRepresentation(forTypeIdentifier: type) { try payload.file(at: index).file }
-            provider.registerDataRepresentation(forTypeIdentifier: UploadedFileName.typeIdentifier, visibility: .ownProcess) { progress in
-                let name = Data(try payload.file(at: index).name.utf8)
-                progress.complete(Int64(name.count))
-                return name
-            }
-            items.append(DragItem(itemProvider: provider))
-        }
-        var strings = ItemProvider()
-        for mimeType in request.types {
-            let bare = mimeType.lowercased()
-            guard let type = registry.typeIdentifier(forMIMEType: bare), type != BoardKit.itemReference else { continue }
-            strings.registerDataRepresentation(forTypeIdentifier: type) { progress in
-                guard let string = payload.string(for: bare) else { throw DragboardError.unprocessable("the drop carried no \(bare) data") }
-                progress.complete(Int64(string.utf8.count))
-                return Data(string.utf8)
-            }
-        }
-        if !strings.representations.isEmpty { items.append(DragItem(itemProvider: strings)) }
+        let items = ExternalDrag.items(types: request.types, files: request.files, payload: payload, registry: registry)
         let board = request.board ?? BoardStore.defaultBoardID
         let user = try visitor.flatMap { try dragUser($0, source: nil, drop: board) }
         let (version, targets) = try store.read(board: board) { tx in (tx.baseVersion, try tx.dropTargets(kit)) }

@@ -19,70 +19,27 @@ extension BoardService {
         let user = try visitor.flatMap { try dragUser($0, source: board, drop: board) }
         if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address, user: user) }
         // One read finds the source (an open container's contents first) and, for a list,
-        // everything the drag and its answer need.
-        let source = try store.read(board: board) { tx -> ListDragSource in
-            if let container = try tx.contentsListContainer(request.list, kit: kit) { return .container(container) }
-            let lists = try tx.lists()
-            guard let list = lists.first(where: { $0.id == request.list }) else { throw DragboardError.notFound("unknown list \(request.list)") }
-            let dragged = try request.items.map { id -> (Int, BoardItem) in
-                guard let row = try tx.index(of: id, in: list.id) else { throw DragboardError.notFound("item \(id) is not in list \(list.id)") }
-                return (row, BoardItem(try tx.item(id)))
-            }
-            // Two ids naming one row (which the grammar should already make impossible) are a
-            // refusal, never a trap.
-            let rows = Dictionary(dragged, uniquingKeysWith: { first, _ in first })
-            guard rows.count == dragged.count else { throw DragboardError.unprocessable("an item is listed twice") }
-            let targets = try tx.dropTargets(kit)
-            let position = rows.first { $0.value.id == request.items.first }?.key
-            let rowCount = try tx.rowCount(in: list.id)
-            let known = DragWords.KnownSource(lists: lists, titles: dragged.map(\.1.title), rowCount: rowCount)
-            let words = try self.words.pickedUp(request.items, from: request.list, targetLists: targets.lists.map(\.target.id), position: position,
-                                                on: tx, source: known)
-            return .list(ListDragStart(version: tx.baseVersion, list: list, rowCount: rowCount, dragged: rows,
-                                       targets: targets, position: position, words: words))
-        }
-        let start: ListDragStart
+        // everything the drag and its answer need (the domain's ``DragStart``).
+        let source = try store.read(board: board) { tx in try DragStart.find(request.items, in: request.list, kit: kit, on: tx, version: tx.baseVersion) }
         switch source {
-        case .container(let container): return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address, user: user)
-        case .list(let found): start = found
+        case .container(let container):
+            return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address, user: user)
+        case .list(let start):
+            return try startDrag(try start.engine(kit: kit, user: user), version: start.version, request: request, owner: owner, address: address,
+                                 board: board, position: start.position, words: start.words, visitor: visitor)
         }
-        let items = start.dragged.mapValues { DragItem(itemProvider: kit.itemProvider(for: $0), localObject: $0.id) }
-        let delegate = kit.listKind(start.list.kind)?.dragDelegate(for: start.list, items: items)
-            ?? BoardDragDelegate(items: items, source: DragSource(listID: start.list.id, title: start.list.title))
-        return try startDrag(from: ListTarget(id: start.list.id, rowCount: start.rowCount), rows: Array(start.dragged.keys), delegate: delegate,
-                             targets: start.targets, version: start.version, request: request, owner: owner, address: address, board: board,
-                             position: start.position, words: start.words, user: user, visitor: visitor)
     }
 
-    /// Where a drag starts: an open container's contents, or a list with all a drag from it needs.
-    private enum ListDragSource {
-        case container(ItemRecord)
-        case list(ListDragStart)
-    }
-
-    /// What one read gives a drag from a list: its rows by index, the targets and the answer's words.
-    private struct ListDragStart {
-        var version: Int
-        var list: ListRecord
-        var rowCount: Int
-        var dragged: [Int: BoardItem]
-        var targets: DropTargets
-        var position: Int?
-        var words: DragWords.PickUp
-    }
-
-    /// The part every drag start shares, wherever its rows come from: the engine begins the drag,
-    /// the session is kept, and the answer carries the proposal table and the pick-up words
-    /// (`position`: the first dragged row's index, when the caller has it, so it is not counted twice;
-    /// `words`: the answer's words, when the caller read them with the rows, so they cost no read of their own).
-    func startDrag(from source: ListTarget, rows: [Int], delegate: any ListDragDelegate, targets: DropTargets, version: Int,
-                   request: BoardAPI.BeginRequest, owner: String, address: String?, board: String, position: Int? = nil,
-                   words: DragWords.PickUp? = nil, user: DragUser? = nil, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
-        guard var engine = SessionEngine.beginDrag(from: source, at: rows.map { IndexPath(row: $0) }, delegate: delegate, targets: targets, registry: kit.types)
-        else { throw DragboardError.unprocessable("nothing to drag") }
-        engine.setUser(user)
+    /// The part every drag start shares, wherever its rows come from: the session is kept, and the
+    /// answer carries the proposal table and the pick-up words (`position`: the first dragged row's
+    /// index, when the caller has it, so it is not counted twice; `words`: the answer's words, when
+    /// the caller read them with the rows, so they cost no read of their own).
+    func startDrag(_ engine: SessionEngine, version: Int, request: BoardAPI.BeginRequest, owner: String, address: String?, board: String,
+                   position: Int? = nil, words: DragWords.PickUp? = nil, visitor: Visitor? = nil) throws -> BoardAPI.BeginResponse {
+        var engine = engine
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
+        let user = engine.dropSession.user
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
         if user != nil, let entry = try? sessions.entry(token, owner: owner) { tellDragging(entry, token: token, visitor: visitor) }
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
@@ -145,29 +102,16 @@ extension BoardService {
                                     announcement: dropped ? nil : cancelAnnouncement(engine, board: entry.board))
     }
 
-    /// `dragstart` on a list's header: the lists travel by id (a type only this server reads),
-    /// and the board, as the collection of its lists, is the only target.
+    /// `dragstart` on a list's header (see ``DragStart/listsEngine(_:lists:targets:kit:user:)``).
     private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?, user: DragUser?) throws -> BoardAPI.BeginResponse {
         let (version, lists, targets) = try store.read(board: board) { tx in
             (tx.baseVersion, try tx.lists(), try tx.dropTargets(kit, movingLists: true))
         }
-        var items: [Int: DragItem] = [:]
-        for id in request.items {
-            guard let index = lists.firstIndex(where: { $0.id == id }) else { throw DragboardError.notFound("unknown list \(id)") }
-            var provider = ItemProvider()
-            provider.suggestedName = lists[index].title
-            provider.registerData(Data(id.utf8), forTypeIdentifier: BoardKit.listReference, visibility: .ownProcess)
-            items[index] = DragItem(itemProvider: provider, localObject: id)
-        }
-        let source = ListTarget(id: BoardKit.listsTargetID, rowCount: lists.count)
-        let delegate = BoardDragDelegate(items: items, source: DragSource(listID: BoardKit.listsTargetID, title: "the board"))
-        guard var engine = SessionEngine.beginDrag(from: source, at: items.keys.map { IndexPath(row: $0) }, delegate: delegate,
-                                                   targets: targets, registry: kit.types)
-        else { throw DragboardError.unprocessable("nothing to drag") }
-        engine.setUser(user)
+        var engine = try DragStart.listsEngine(request.items, lists: lists, targets: targets, kit: kit, user: user)
         let table = BoardAPI.Table(engine.proposalTable())
         let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
-        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: true, restricted: true, table: table),
+        return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count, allowsMove: true,
+                                                     restricted: true, table: table),
                              request: request, board: board, refusal: user?.refusal)
     }
 }

@@ -61,7 +61,7 @@ extension BoardService {
             effects = applied
             let state = UndoState(undoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: false)?.actionName,
                                   redoActionName: try BoardStore.entry(tx.db, owner: owner, board: board, redo: true)?.actionName)
-            let changes = try undoChanges(applied, tx: tx)
+            let changes = try tx.changes(of: applied, kit: kit).map { try shown($0, tx: tx) }
             told = Activity.words(of: author, "\(redo ? "Redid" : "Undid") “\(action)”.")
             tx.recordActivity(by: author, told ?? "")
             return UndoResponse(version: tx.resultingVersion, changes: changes,
@@ -86,48 +86,6 @@ extension BoardService {
         }
         if let told { tellActivity(board: outcome.board, version: response.version, author: author, words: told) }
         return response
-    }
-
-    /// The page changes an undo made, in the words of ``BoardAPI/Change``: rows taken away,
-    /// rows (re)inserted after their predecessor, containers and zones re-rendered, and a
-    /// catch-up when lists changed.
-    private func undoChanges(_ effects: UndoEffects, tx: BoardTransaction) throws -> [BoardAPI.Change] {
-        if effects.boardGone { return [.init(kind: .gone, item: tx.boardID)] }
-        var changes: [BoardAPI.Change] = []
-        if let title = effects.boardTitle { changes.append(.init(kind: .title, item: tx.boardID, html: title)) }
-        if !effects.lists.isEmpty { changes.append(.init(kind: .resync, item: BoardKit.listsTargetID)) }
-        var inserts: [(list: String, index: Int, id: String)] = []
-        var containers: [String] = []
-        for id in Set(effects.items).sorted() {
-            guard let item = try? tx.itemOnBoard(id) else {
-                changes.append(.init(kind: .remove, item: id))
-                continue
-            }
-            changes.append(.init(kind: .remove, item: id))
-            if item.containerID == nil { inserts.append((item.listID, try tx.index(of: id, in: item.listID) ?? 0, id)) }
-        }
-        for id in effects.containers.sorted() {
-            var top = try? tx.itemOnBoard(id)
-            while let container = top?.containerID { top = try? tx.item(container) }
-            if let top, !containers.contains(top.id), !inserts.contains(where: { $0.id == top.id }) { containers.append(top.id) }
-        }
-        for insert in inserts.sorted(by: { ($0.list, $0.index) < ($1.list, $1.index) }) {
-            let item = try tx.item(insert.id)
-            changes.append(.init(kind: .insert, item: item.id, list: item.listID, after: try tx.predecessor(of: item.id),
-                                 html: renderer.row(item, contents: kit.isContainer(item.kind) ? try tx.rows(in: item.listID, container: item.id) : [])))
-        }
-        for id in containers {
-            let item = try tx.item(id)
-            changes.append(.init(kind: .replace, item: id, list: item.listID,
-                                 html: renderer.row(item, contents: try tx.rows(in: item.listID, container: item.id))))
-        }
-        if tx.hasZones {
-            for zoneID in effects.zones.sorted() {
-                guard let zone = kit.zone(zoneID) else { continue }
-                changes.append(.init(kind: .zone, item: zone.id, html: renderer.zone(try ZoneView(zone, tx))))
-            }
-        }
-        return changes
     }
 
     /// Where `browser`'s undo and redo stand on `board` (nil: anywhere).
