@@ -52,7 +52,7 @@ struct ActivityPage: Encodable {
             version = activity.version
             author = activity.author
             words = activity.words
-            at = ISO8601DateFormatter().string(from: activity.date)
+            at = activity.date.formatted(.iso8601)
         }
     }
 

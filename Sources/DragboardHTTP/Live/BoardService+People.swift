@@ -7,7 +7,8 @@ import Synchronization
 extension BoardService {
     /// Tells `board`'s viewers of a change in the words of its activity (the side panel).
     func tellActivity(board: String, version: Int, author: String, words: String) {
-        let event = LiveEvent.Activity(version: version, author: author, words: words, at: ISO8601DateFormatter().string(from: Date()))
+        guard live.hasViewers(board) else { return }
+        let event = LiveEvent.Activity(version: version, author: author, words: words, at: Date().formatted(.iso8601))
         live.tell(event: LiveEvent.activity, board: board, json: LiveEvent.json(event))
     }
 
@@ -16,6 +17,7 @@ extension BoardService {
     func tellDragging(_ entry: DragSessions.Entry, token: String, visitor: Visitor?, ended: Bool = false) {
         guard let name = visitor?.account?.name, !entry.movesLists, entry.payload == nil else { return }
         let board = entry.dropBoard.withLock { $0 }
+        guard live.hasViewers(board) || live.hasViewers(entry.board) else { return }
         let items = entry.engine.withLock { $0.dropSession.items.compactMap { $0.localObject as? String } }
         guard !items.isEmpty else { return }
         var words: String?

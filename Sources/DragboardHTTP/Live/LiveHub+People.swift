@@ -14,6 +14,11 @@ extension LiveHub {
         }
     }
 
+    /// Whether anyone views `board` now: events nobody would hear are not even made.
+    func hasViewers(_ board: String) -> Bool {
+        streams.withLock { $0.values.contains { $0.viewer.board == board } }
+    }
+
     /// The signed-in people viewing `board` now, by name, each once.
     func people(on board: String) -> [String] {
         let names = streams.withLock { $0.values.compactMap { $0.viewer.board == board ? $0.viewer.name : nil } }

@@ -71,12 +71,9 @@ struct ActivityView {
     init(_ activity: Activity) {
         seq = activity.seq
         words = activity.words
-        iso = ISO8601DateFormatter().string(from: activity.date)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        when = formatter.string(from: activity.date)
+        iso = activity.date.formatted(.iso8601)
+        // "2026-11-26T14:05:09Z" → "2026-11-26 14:05 UTC", without a DateFormatter per entry.
+        when = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC"
     }
 }
 
