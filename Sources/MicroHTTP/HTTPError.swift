@@ -75,12 +75,14 @@ extension HTTPError {
         )
     }
 
-    static func tooManyStreamsFromAddress(limit: Int) -> HTTPError {
-        HTTPError(
+    static func tooManyStreamsFromAddress(limit: Int, retryAfter seconds: Int) -> HTTPError {
+        var error = HTTPError(
             .tooManyRequests,
             code: "too_many_streams_from_address",
-            message: "Your address already has its maximum of \(limit) live-update streams open; close a tab or try again later."
+            message: "Your address already has its maximum of \(limit) live-update streams open; close a tab, or the oldest ends within \(seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds")."
         )
+        error.headers["Retry-After"] = String(seconds)
+        return error
     }
 
     static func methodNotAllowed(_ method: HTTPMethod) -> HTTPError {

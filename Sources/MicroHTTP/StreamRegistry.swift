@@ -38,7 +38,14 @@ final class StreamRegistry: Sendable {
             if state.stopping { return .stopping }
             if state.streams.count >= limits.total { return .tooManyStreams(limit: limits.total) }
             let fromAddress = state.perAddress[address, default: 0]
-            if fromAddress >= limits.perAddress { return .tooManyStreamsFromAddress(limit: limits.perAddress) }
+            if fromAddress >= limits.perAddress {
+                // The address's oldest stream ends at its maximum age (the browser reconnects then), or a tab closes sooner.
+                var seconds = 60
+                if let maxAge = limits.maxAge, let oldest = state.streams.values.filter({ $0.address == address }).map(\.opened).min() {
+                    seconds = max(1, Int((maxAge - (ContinuousClock.now - oldest)).components.seconds) + 1)
+                }
+                return .tooManyStreamsFromAddress(limit: limits.perAddress, retryAfter: seconds)
+            }
             state.streams[ObjectIdentifier(stream)] = Entry(stream: stream, address: address, opened: .now)
             state.perAddress[address] = fromAddress + 1
             return nil

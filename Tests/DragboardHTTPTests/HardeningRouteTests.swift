@@ -201,6 +201,11 @@ import Testing
         _ = try board.begin("cat-1", [id])
         let third = try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [id]])
         #expect(third.status == 429 && message(third).contains("2 unfinished drags"))
+        // Said when a slot frees (the oldest drag's lifetime ends), never "reload", which would only add drags.
+        #expect(message(third).contains("the oldest ends within 10 minutes") && !message(third).contains("reload"))
+        let again = board.request(.post, "/api/sessions", json: #"{"token": "\#(TestBoard.token())", "list": "cat-1", "items": ["\#(id)"]}"#)
+        #expect(again.status == .tooManyRequests)
+        #expect(again.headers["Retry-After"].flatMap(Int.init).map { (590...600).contains($0) } == true)
         let other = "abcdefabcdefabcdefabcdefabcdef00"
         #expect(try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [id]], csrf: other, cookie: other).status == 201)
         let fourth = try board.post("/api/sessions", ["token": TestBoard.token(), "list": "cat-1", "items": [id]], csrf: other, cookie: other)

@@ -40,6 +40,7 @@ import Testing
             #expect(body.status == 429)
             #expect(body.errorCode == "too_many_streams_from_address")
             #expect(body.text.contains("maximum of 2 live-update streams"))
+            #expect(body.header("Retry-After").flatMap(Int.init).map { $0 >= 1 } == true)
 
             let (third, fromElsewhere) = try openStream(server, from: "127.0.0.2")
             #expect(fromElsewhere.status == 200)

@@ -71,15 +71,37 @@ public final class DragSessions: Sendable {
     /// Refuses a new session over a cap, naming the cap; unfinished drags end on `dragend`, so
     /// a browser reaching its cap has sessions it never ended.
     private func checkLimits(_ live: Dictionary<String, Entry>.Values, owner: String, address: String?) throws {
+        let now = ContinuousClock.now
         guard live.count < limits.sessions else {
-            throw DragboardError.tooMany("the server has \(limits.sessions) drags in progress, its limit; try again in a moment")
+            let wait = retryAfter(live, now: now)
+            throw DragboardError.tooMany("the server has \(limits.sessions) drags in progress, its limit; one ends \(Self.within(wait))", retryAfter: wait)
         }
-        guard live.lazy.filter({ $0.owner == owner }).count < limits.sessionsPerClient else {
-            throw DragboardError.tooMany("this browser has \(limits.sessionsPerClient) unfinished drags, the limit; reload the page")
+        let mine = live.filter { $0.owner == owner }
+        guard mine.count < limits.sessionsPerClient else {
+            let wait = retryAfter(mine, now: now)
+            throw DragboardError.tooMany("this browser has \(limits.sessionsPerClient) unfinished drags, the limit; the oldest ends \(Self.within(wait))",
+                                         retryAfter: wait)
         }
-        if let address, live.lazy.filter({ $0.address == address }).count >= limits.sessionsPerAddress {
-            throw DragboardError.tooMany("your network address has \(limits.sessionsPerAddress) unfinished drags, the limit")
+        if let address {
+            let fromAddress = live.filter { $0.address == address }
+            if fromAddress.count >= limits.sessionsPerAddress {
+                let wait = retryAfter(fromAddress, now: now)
+                throw DragboardError.tooMany("your network address has \(limits.sessionsPerAddress) unfinished drags, the limit; the oldest ends \(Self.within(wait))",
+                                             retryAfter: wait)
+            }
         }
+    }
+
+    /// Seconds until the oldest of `entries` expires (at least 1): when a new session fits again at the latest.
+    private func retryAfter(_ entries: some Collection<Entry>, now: ContinuousClock.Instant) -> Int {
+        guard let oldest = entries.map(\.started).min() else { return 1 }
+        let left = lifetime - (now - oldest)
+        return max(1, Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0))
+    }
+
+    /// "within 3 minutes", "within 40 seconds".
+    static func within(_ seconds: Int) -> String {
+        seconds > 90 ? "within \((seconds + 59) / 60) minutes" : "within \(seconds) seconds"
     }
 
     static func isWellFormed(_ token: String) -> Bool {

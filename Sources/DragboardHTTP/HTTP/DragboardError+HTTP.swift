@@ -15,7 +15,7 @@ extension DragboardError {
         case .tooLarge(let message): HTTPError(.payloadTooLarge, code: "payload_too_large", message: message)
         case .unsupportedType(let message): HTTPError(.unsupportedMediaType, code: "unsupported_type", message: message)
         case .quotaExceeded(let message): HTTPError(.payloadTooLarge, code: "quota_exceeded", message: message)
-        case .tooMany(let message): HTTPError(.tooManyRequests, code: "too_many", message: message)
+        case .tooMany(let message, let retryAfter): Self.tooManyRequests(message, retryAfter: retryAfter)
         case .unavailable(let message): HTTPError(.serviceUnavailable, code: "unavailable", message: message)
         }
     }
@@ -52,5 +52,14 @@ extension DragboardError {
         case .dataNotAvailable, .noMatchingRepresentation: self = .unprocessable(error.description)
         case .unreadableData: self = .unprocessable(error.description)
         }
+    }
+}
+
+extension DragboardError {
+    /// 429 with `Retry-After` when the domain knows when a slot frees.
+    static func tooManyRequests(_ message: String, retryAfter: Int?) -> HTTPError {
+        var error = HTTPError(.tooManyRequests, code: "too_many", message: message)
+        if let retryAfter { error.headers["Retry-After"] = String(retryAfter) }
+        return error
     }
 }
