@@ -63,9 +63,9 @@ enum LiveEvent {
         var at: String
     }
 
+    /// `value` encoded as every JSON answer of the service is (``BoardService/json(_:)``); these
+    /// shapes hold only strings, numbers and arrays of them, which always encode.
     static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? BoardService.json(value)) ?? "{}"
     }
 }

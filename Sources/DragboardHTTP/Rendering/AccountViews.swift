@@ -37,14 +37,8 @@ struct MembersView {
         var name: String
         var role: String
         var roleTitle: String
-        var roles: [RoleOption]
+        var roles: [SelectOption]
         var isSelf: Bool
-    }
-
-    struct RoleOption {
-        var id: String
-        var title: String
-        var selected: Bool
     }
 
     var csrf: String
@@ -54,7 +48,7 @@ struct MembersView {
     var members: [Member]
     /// The viewer owns the board: the add, change and remove forms are shown.
     var mayManage: Bool
-    var roles: [RoleOption]
+    var roles: [SelectOption]
     var who: String
     var error: String?
 }
@@ -103,7 +97,7 @@ extension BoardRenderer {
     }
 
     func members(_ members: [BoardMember], board: BoardRecord, access: BoardAccess, csrf: String, op: String, who: String, error: String? = nil) -> String {
-        func options(_ selected: BoardRole?) -> [MembersView.RoleOption] {
+        func options(_ selected: BoardRole?) -> [SelectOption] {
             BoardRole.allCases.reversed().map { .init(id: $0.rawValue, title: $0.title, selected: $0 == selected) }
         }
         let view = MembersView(csrf: csrf, op: op, boardID: board.id, boardTitle: board.title, members: members.map {

@@ -48,7 +48,7 @@ public struct BoardRenderer: Sendable {
         }
         let kinds = ([CardsList.id] + kit.listKinds.map(\.id).filter { $0 != CardsList.id }).compactMap { kit.listKind($0) }
         let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: op ?? BoardService.newID(),
-                            listKinds: kinds.map { KindOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) }, dragRecipes: recipes.json,
+                            listKinds: kinds.map { SelectOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) }, dragRecipes: recipes.json,
                             readOnly: !role.mayEdit, mayManage: role == .owner, who: who, activity: activity.map(ActivityView.init))
         return library.render(page, withTemplate: "page") ?? ""
     }

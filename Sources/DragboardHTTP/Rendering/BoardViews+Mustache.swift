@@ -60,7 +60,7 @@ extension ListView: MustacheParent {
     }
 }
 
-extension KindOption: MustacheParent {
+extension SelectOption: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id

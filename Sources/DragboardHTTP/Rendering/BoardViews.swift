@@ -9,7 +9,7 @@ struct PageView {
     /// A fresh operation id for each of the page's own forms (a plain form sends it back once).
     var op: String
     /// The list kinds a new list may be, the kit's Cards first.
-    var listKinds: [KindOption]
+    var listKinds: [SelectOption]
     var version: Int
     var groups: [GroupView]
     /// Each zone, rendered by its own template.
@@ -56,8 +56,8 @@ struct FormContext {
     var op: String
 }
 
-/// A list kind offered by the new-list form.
-struct KindOption {
+/// An `<option>` of a form's `<select>`: a list kind of the new-list form, a role on the members page.
+struct SelectOption {
     var id: String
     var title: String
     var selected: Bool
