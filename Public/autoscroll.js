@@ -1,5 +1,6 @@
 // Auto-scroll during a drag: held near the top or bottom edge of a scrolling list, or of the
-// window, the drag scrolls it, faster closer to the edge. A requestAnimationFrame loop runs
+// window, or near the left or right edge of the board's row of lists, the drag scrolls it, faster
+// closer to the edge. A requestAnimationFrame loop runs
 // from the last pointer position, because a still pointer gets `dragover` only every ~350 ms
 // (and a synthetic drag none at all).
 
@@ -27,6 +28,28 @@ function scrollerAt(x, y) {
   return null;
 }
 
+function scrollsSideways(element) {
+  if (element.scrollWidth <= element.clientWidth + 1) return false;
+  return /(auto|scroll)/.test(getComputedStyle(element).overflowX);
+}
+
+/** The innermost element under the point that scrolls sideways (the board's row of lists), or null. */
+function sideScrollerAt(x, y) {
+  for (let node = document.elementFromPoint(x, y); node && node !== document.body; node = node.parentElement) {
+    if (scrollsSideways(node)) return node;
+  }
+  return null;
+}
+
+/** Scrolls `element` sideways by the step its edge nearest `x` asks for. */
+function nudgeSideways(element, x) {
+  const box = element.getBoundingClientRect();
+  const right = step(box.right - x);
+  const left = step(x - box.left);
+  if (right > 0) element.scrollBy(right, 0);
+  else if (left > 0) element.scrollBy(-left, 0);
+}
+
 /** Scrolls `element` by the step its edge nearest `y` asks for; whether it moved. */
 function nudge(element, top, bottom, y) {
   const down = step(bottom - y);
@@ -49,6 +72,9 @@ export function createAutoScroll() {
     const scroller = scrollerAt(x, y);
     const box = scroller?.getBoundingClientRect();
     if (!(scroller && nudge(scroller, box.top, box.bottom, y))) nudge(window, 0, window.innerHeight, y);
+    // The lists stand in one row that scrolls sideways: near its left or right edge, it scrolls too.
+    const side = sideScrollerAt(x, y);
+    if (side) nudgeSideways(side, x);
     frame = requestAnimationFrame(tick);
   }
 

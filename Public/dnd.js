@@ -5,12 +5,15 @@
 
 import { createApi } from './api.js';
 import { createAutoScroll } from './autoscroll.js';
+import { initCards } from './card.js';
 import { initContainers } from './containers.js';
 import { initConnection } from './connection.js';
 import { createFeedback } from './feedback.js';
 import { locateInList } from './gaps.js';
+import { initFilter } from './filter.js';
 import { initForms } from './forms.js';
 import { initKeyboard } from './keyboard.js';
+import { initLists } from './lists.js';
 import { initLiveUpdates } from './live.js';
 import { initMoveMenu } from './menu.js';
 import { initPaging } from './paging.js';
@@ -42,6 +45,9 @@ export function init(root = document) {
     initLiveUpdates(view, boardID, people.listeners),
     people.cleanup,
     initForms(root, view),
+    initCards(root, view),
+    initLists(root, view, drags),
+    initFilter(root, view),
     initKeyboard(root, view, drags),
     initMoveMenu(root, view, drags),
     initContainers(root),
@@ -49,7 +55,7 @@ export function init(root = document) {
     initTouch(root, drags),
     () => feedback.remove(),
     initUndo(root, view, boardID),
-    initConnection(board, { probe: api.board, onBack: () => view.resync() }),
+    initConnection(board, { probe: api.board, onBack: () => Promise.resolve(view.resync()).then(() => view.backOnline(), () => {}) }),
   ];
   return () => cleanups.forEach((cleanup) => cleanup());
 }

@@ -1,5 +1,7 @@
 // Draws what the server decided while a drag hovers a target: attributes, indicator, badge.
 
+import { rowsIn } from './gaps.js';
+import { createLandingGap } from './motion.js';
 import { BOARD_LIST } from './selectors.js';
 
 export function createFeedback() {
@@ -10,11 +12,14 @@ export function createFeedback() {
   badge.className = 'drop-badge';
   badge.hidden = true;
   document.body.append(indicator, badge);
+  const gap = createLandingGap();
   let drawnTarget = null;
   let drawnInto = null;
   let drawnKey = '';
 
-  function clear() {
+  /** Takes every mark away; the landing gap too, unless the next drawing moves it (`keepGap`). */
+  function clear(keepGap = false) {
+    if (!keepGap) gap.place(null);
     if (drawnTarget) {
       delete drawnTarget.dataset.dropOperation;
       delete drawnTarget.dataset.dropIntent;
@@ -32,7 +37,10 @@ export function createFeedback() {
   function draw(target, decision, rows) {
     const key = `${decision.op}|${decision.intent}|${decision.destination}|${decision.into}|${decision.reason}`;
     if (target === drawnTarget && key === drawnKey) return;
-    clear();
+    clear(true);
+    // Where the card will land a gap opens, first: the line is then drawn where the rows are.
+    const landing = target && rows && (decision.op === 'copy' || decision.op === 'move') && !decision.into && decision.intent === 'insert-at';
+    gap.place(landing ? rows : null, decision.destination ?? 0);
     if (!target) return;
     drawnTarget = target;
     drawnKey = key;
@@ -55,11 +63,12 @@ export function createFeedback() {
       return;
     }
     if (decision.into && rows) {
-      drawnInto = rows.children[decision.destination] ?? null;
+      drawnInto = rowsIn(rows)[decision.destination] ?? null;
       drawnInto?.setAttribute('data-drop-into', '');
     } else if (decision.intent === 'insert-at' && rows) {
-      const before = rows.children[decision.destination];
-      const last = rows.lastElementChild;
+      const children = rowsIn(rows);
+      const before = children[decision.destination];
+      const last = children[children.length - 1];
       const rowsBox = rows.getBoundingClientRect();
       const y = before ? before.getBoundingClientRect().top : last ? last.getBoundingClientRect().bottom : rowsBox.top;
       indicator.hidden = false;

@@ -16,7 +16,9 @@ export function initForms(root, view) {
     const fields = new URLSearchParams(new FormData(form, submitter));
     fields.set('op', newOp());
     for (const [name, value] of Object.entries(extra)) fields.set(name, value);
-    const response = await fetch(form.action, {
+    // A button with its own `formaction` (delete beside save) posts there, as without JavaScript.
+    const action = submitter?.hasAttribute('formaction') ? submitter.formAction : form.action;
+    const response = await fetch(action, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -55,8 +57,8 @@ export function initForms(root, view) {
     event.preventDefault();
     if (!confirmed(form, event.submitter)) return;
     send(form, event.submitter).then((answer) => {
-      if (answer && form.dataset.form === 'new-item') form.querySelector('input[name="title"]').value = '';
-      if (answer && form.dataset.form === 'new-list') form.querySelector('input[name="title"]').value = '';
+      // The composer stays open for the next card (or list), emptied (a textarea for cards, an input for lists).
+      if (answer && (form.dataset.form === 'new-item' || form.dataset.form === 'new-list')) form.querySelector('[name="title"]').value = '';
     }).catch(() => view.say('The server could not be reached; nothing was changed.', 'error'));
   }
 

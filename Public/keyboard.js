@@ -20,6 +20,7 @@
 
 import { revealContainer } from './containers.js';
 import { BOARD_CHANGED, ROWS_LOADED } from './events.js';
+import { rowsIn } from './gaps.js';
 import { isWindowed } from './paging.js';
 import { resolve, entryFor } from './proposals.js';
 import { LIST, ROW, ROW_DROP_TARGET, SELECTED_ROW, listOf, rowById, rowContainer, rowsOf } from './selectors.js';
@@ -62,7 +63,7 @@ export function initKeyboard(root, view, drags) {
 
   function placesOf(target) {
     if (!target.dataset.list) return [{ location: { row: null } }];
-    const rows = [...rowContainer(target).children];
+    const rows = rowsIn(rowContainer(target));   // never the landing gap
     if (rows.length === 0) return [{ location: { row: null } }];
     const candidates = rows.flatMap((row, index) => [
       { row: index, fraction: 0, item: row.dataset.item },
@@ -92,7 +93,7 @@ export function initKeyboard(root, view, drags) {
     revealContainer(target);   // a box's contents, chosen from the keyboard, open at once
     carry.session.decide(target, location, false);
     carry.session.setTarget(target, location);
-    const marker = location.row == null ? target : rowContainer(target).children[location.row];
+    const marker = location.row == null ? target : rowsIn(rowContainer(target))[location.row];
     marker?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 

@@ -4,6 +4,7 @@
 // target's end through the same drag controller and API as the mouse. Without JavaScript the
 // same button submits a GET form to the server's move page (`/boards/<id>/move?item=<id>`).
 
+import { placeInViewport } from './popover.js';
 import { ROW, actionSelector, listOf, listSelector, rowById, rowContainer, titleOf, zoneSelector } from './selectors.js';
 import { draggedRows } from './selection.js';
 
@@ -32,12 +33,12 @@ export function initMoveMenu(root, view, drags) {
     const session = drags.begin({ rows: draggedRows(row), list: listOf(row).dataset.list });
     open = { session, row, button };
     const current = open;
-    const box = button.getBoundingClientRect();
-    menu.style.left = `${box.left + window.scrollX}px`;
-    menu.style.top = `${box.bottom + window.scrollY + 4}px`;
+    // Under the button, kept inside the viewport (on a phone the button is near the right edge).
+    const place = () => placeInViewport(menu, button.getBoundingClientRect(), { align: 'end', fixed: false });
     menu.replaceChildren();
     menu.setAttribute('aria-label', `Move ${titleOf(row)?.textContent ?? ''} to`);
     menu.hidden = false;
+    place();
     button.setAttribute('aria-expanded', 'true');
     session.ready.then((answer) => {
       if (open !== current) return;
@@ -54,6 +55,12 @@ export function initMoveMenu(root, view, drags) {
         item.textContent = entry.menu;
         menu.append(item);
       }
+      // Another board, or a place other than a list's end: the move page, where both are chosen.
+      const elsewhere = document.createElement('a');
+      elsewhere.setAttribute('role', 'menuitem');
+      elsewhere.dataset.action = 'move-elsewhere';
+      elsewhere.href = `/boards/${encodeURIComponent(board.dataset.board)}/move?item=${encodeURIComponent(row.dataset.item)}`;
+      elsewhere.textContent = 'Another board or place…';
       if (!menu.children.length) {
         const none = document.createElement('p');
         none.textContent = answer.nowhere ?? '';
@@ -61,6 +68,8 @@ export function initMoveMenu(root, view, drags) {
         none.tabIndex = -1;
         menu.append(none);
       }
+      if (!board.hasAttribute('data-read-only')) menu.append(elsewhere);
+      place();
       (menu.querySelector(MENU_ITEM) ?? menu.firstElementChild)?.focus();
     });
   }
@@ -97,6 +106,7 @@ export function initMoveMenu(root, view, drags) {
   function onClick(event) {
     if (!(event.target instanceof Element)) return;
     const item = event.target.closest(`.move-menu ${MENU_ITEM}`);
+    if (item?.matches('a') && open) { close(false); return; }   // a link: the browser goes to the move page
     if (item && open) { choose(item); return; }
     const button = event.target.closest(actionSelector('move-to'));
     if (button && board.contains(button)) {

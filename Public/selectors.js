@@ -160,3 +160,32 @@ export const PRESENCE = '[data-presence]';
 export const DRAGGING_NOTE = '[data-dragging-note]';
 /** The activity panel's list, newest first. */
 export const ACTIVITY_LIST = '[data-activity-list]';
+
+// ---- cards' details (card.js)
+
+/** The dialog that shows an open card, made by card.js inside the board. */
+export const CARD_DIALOG = 'dialog[data-dialog="card"]';
+/** A card's details as its page renders them (`data-card` is the card's id). */
+export const CARD_DETAILS = 'article[data-card]';
+/** A card's checklist, and one item of it (`data-check` is its id). */
+export const CHECKS = '[data-checks]';
+export const CHECK = '[data-check]';
+/** A due date shown on a tile or a card; `data-due` is its day (YYYY-MM-DD). */
+export const DUE_DATE = '[data-due]';
+/** The board's labels menu (its labels, a new label, the board's colour). */
+export const LABELS_MENU = 'details.board-labels';
+
+// ---- the board's look: list menus, composers, the filter (lists.js, filter.js)
+
+/** A board list's "⋯" button (scripted), the <details> menu it opens (`aria-controls`), and its panel. */
+export const LIST_MENU_BUTTON = 'button[data-action="list-menu"]';
+export const LIST_MENU = 'details.list-menu';
+export const LIST_MENU_PANEL = '.menu-panel';
+/** The card count in a list's header, kept equal to the list's `data-row-count`. */
+export const LIST_COUNT = '[data-list-count]';
+/** A composer ("+ Add a card", "+ Add another list"): its opening button and its cancel button. */
+export const COMPOSER = '[data-composer]';
+export const COMPOSE = 'button[data-action="compose"]';
+export const COMPOSE_CANCEL = 'button[data-action="compose-cancel"]';
+/** The masthead's filter box; a card it dims carries `data-filtered-out`. */
+export const FILTER = 'input[data-filter]';

@@ -95,7 +95,22 @@ function startUndo(root, host, boardID, say, applied) {
     return next;
   }
 
+  /** What this browser can undo and redo now (a GET, always 200: nothing to undo is no error). */
+  function state() {
+    const query = boardID ? `?board=${encodeURIComponent(boardID)}` : '';
+    return fetch(`/api/undo${query}`, { credentials: 'same-origin' }).then((response) => response.json());
+  }
+
+  /** Asked first, so a key pressed with nothing to undo posts nothing (a refused POST is logged as an error). */
   function send(redo) {
+    return state().then((now) => {
+      if (redo ? now.redoActionName != null : now.undoActionName != null) return post(redo);
+      view.say(redo ? 'There is nothing to redo.' : 'There is nothing to undo.', 'info');
+      return null;
+    }, () => post(redo));
+  }
+
+  function post(redo) {
     return fetch(redo ? '/api/redo' : '/api/undo', {
       method: 'POST',
       credentials: 'same-origin',

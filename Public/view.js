@@ -2,6 +2,8 @@
 // up (fetching the board's lists) when it missed one.
 
 import { BOARD_CHANGED, STATUS_SAID } from './events.js';
+import { captureMotion } from './motion.js';
+import { draftsOf, restoreDrafts } from './lists.js';
 import { isWindowed } from './paging.js';
 import {
   BOARD_LIST, BOARD_TITLE, LIST_GROUP, LIST_TITLE, STATUS,
@@ -21,6 +23,9 @@ export function createView(root, board, api) {
   /** Shows a message; `answer` is the server's answer to this page's own change, if it was one. */
   function say(message, kind = 'info', answer = null) {
     if (!status) return;
+    // The server's words may start lower-case (they are parts of sentences in its JSON); a status is a sentence.
+    // (Only a lower-case word: "photo.png was not added" names a file, which keeps its case.)
+    if (/^[a-z]+[\s,;]/.test(message ?? '')) message = message[0].toUpperCase() + message.slice(1);
     status.textContent = message ?? '';
     status.dataset.kind = kind;
     board.dispatchEvent(new CustomEvent(STATUS_SAID, { detail: { message, kind, answer } }));
@@ -114,9 +119,12 @@ export function createView(root, board, api) {
 
   /** Applies the update that follows the page's version; false when the page had to be read again. */
   function applyOne(update) {
+    // Every write of the change between one reading of the rows' places and one after (motion.js).
+    const motion = captureMotion(board);
     for (const change of update.changes ?? []) {
-      if (!applyChange(change)) { resync(update.version); return false; }
+      if (!applyChange(change)) { motion.play(); resync(update.version); return false; }
     }
+    motion.play();
     // Totals after the change: a list whose later rows are not loaded counts what moved there.
     for (const [id, count] of Object.entries(update.counts ?? {})) {
       const list = board.querySelector(listSelector(id));
@@ -159,6 +167,7 @@ export function createView(root, board, api) {
     resyncing = api.board().then((state) => {
       if (state.version < version()) return;   // older than what the page already shows
       const focus = focusedPlace();
+      const motion = captureMotion(board);
       // Lists are replaced, added after the list before them, and removed, in the board's order.
       const kept = new Set(state.lists.map(({ id }) => id));
       for (const list of board.querySelectorAll(BOARD_LIST)) {
@@ -171,15 +180,19 @@ export function createView(root, board, api) {
         const list = board.querySelector(boardListSelector(id));
         const element = fragment(html);
         if (!element) continue;
+        // What someone was typing in the list (a card composer, a rename) survives its redraw.
+        const drafts = list ? draftsOf(list) : null;
         if (list && (inOrder || !previous)) list.replaceWith(element);
         else {
           list?.remove();
           if (previous) previous.after(element);
           else (lastListGroup() ?? board).prepend(element);
         }
+        restoreDrafts(element, drafts);
         previous = element;
       }
       restoreFocus(focus);
+      motion.play();
       board.dataset.version = String(state.version);
       board.dispatchEvent(new CustomEvent(BOARD_CHANGED, { detail: state }));
     }).finally(() => {
@@ -200,5 +213,12 @@ export function createView(root, board, api) {
     }
   }
 
-  return { board, say, apply, resync, holdUpdates, version };
+  /** The server answers again: a status that still says it cannot be reached says it is back. */
+  function backOnline() {
+    if (status?.dataset.kind === 'error' || /can’t be reached|could not be reached/.test(status?.textContent ?? '')) {
+      say('Connected again; the board is up to date.', 'info');
+    }
+  }
+
+  return { board, say, apply, resync, holdUpdates, version, backOnline };
 }

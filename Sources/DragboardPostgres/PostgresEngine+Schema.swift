@@ -166,6 +166,10 @@ extension PostgresEngine {
             """,
             "CREATE INDEX activity_board ON activity (boardID, seq)",
         ]),
+        ("v4-card-details", [
+            "ALTER TABLE board ADD COLUMN color TEXT NOT NULL DEFAULT 'blue'",
+            "ALTER TABLE board ADD COLUMN labels TEXT NOT NULL DEFAULT '[]'",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

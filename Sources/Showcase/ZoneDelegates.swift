@@ -5,10 +5,9 @@ import Foundation
 /// The image well takes only images: files whose type conforms to `public.image`, checked
 /// again by their bytes when the drop is performed.
 struct ImageWellDelegate: DropZoneDelegate {
-    /// Images, and any file from another app: a file that is not an image is refused with a reason.
-    func canHandle(_ session: DropSession, in zone: ZoneTarget) -> Bool {
-        session.hasItemsConforming(toTypeIdentifiers: [.image]) || session.items.contains { $0.itemProvider.representations.contains(where: \.isFile) }
-    }
+    /// Every drag: what is not an image is refused with the reason (a person who drags text
+    /// here learns what the well takes, not only that it takes nothing).
+    func canHandle(_ session: DropSession, in zone: ZoneTarget) -> Bool { true }
 
     func dropSessionDidUpdate(_ session: DropSession, in zone: ZoneTarget) -> DropProposal {
         guard session.hasItemsConforming(toTypeIdentifiers: [.image]) else { return .forbidden("Only images go here: PNG, JPEG, GIF or WebP") }

@@ -53,6 +53,14 @@ struct TestBoard {
         return router.respond(to: Request(method: .post, path: path, headers: headers, body: app.formBody(fields)))
     }
 
+    /// ``form(_:_:)`` with fields in order, a name repeated as checkboxes send it.
+    func form(_ path: String, pairs: [(String, String)]) -> Response {
+        let headers: HTTPHeaders = ["Cookie": "\(RequestGuard.cookieName)=\(csrf)", "Content-Type": "application/x-www-form-urlencoded"]
+        let fields = [("csrf", csrf)] + pairs
+        let body = fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+        return router.respond(to: Request(method: .post, path: path, headers: headers, body: Array(body.utf8)))
+    }
+
     static func text(_ response: Response) -> String {
         guard case .bytes(let bytes) = response.body else { return "" }
         return String(decoding: bytes, as: UTF8.self)

@@ -62,13 +62,13 @@ import Testing
         #expect(try board.store.lists(board: id).map(\.title) == ["Later"])
         #expect(board.form("/boards/\(id)/rename", ["title": "Home"]).status.code == 303)
         #expect(try board.store.board(id)?.title == "Home")
-        #expect(board.form("/boards/\(id)/lists/\(list)/delete", [:]).status.code == 303)
+        #expect(board.form("/boards/\(id)/lists/\(list)/delete", ["confirmed": "yes"]).status.code == 303)
         #expect(try board.store.lists(board: id).isEmpty)
-        #expect(board.form("/boards/\(id)/lists/\(list)/delete", [:]).status.code == 404)
-        let deleted = board.form("/boards/\(id)/delete", [:])
+        #expect(board.form("/boards/\(id)/lists/\(list)/delete", ["confirmed": "yes"]).status.code == 404)
+        let deleted = board.form("/boards/\(id)/delete", ["confirmed": "yes"])
         #expect(deleted.status.code == 303 && deleted.headers["Location"] == "/")
         #expect(try board.store.board(id) == nil)
-        #expect(board.form("/boards/demo/delete", [:]).status.code == 409)
+        #expect(board.form("/boards/demo/delete", ["confirmed": "yes"]).status.code == 409)
     }
 
     @Test func badInputIsA4xxThatSaysWhatToFixAndChangesNothing() async throws {
@@ -87,7 +87,7 @@ import Testing
         for (path, fields, status, words) in cases {
             let response = board.form(path, fields)
             #expect(response.status.code == status, "\(path) \(fields)")
-            #expect(TestBoard.text(response).contains(words), "\(path) \(fields): \(TestBoard.text(response))")
+            #expect(TestBoard.text(response).lowercased().contains(words.lowercased()), "\(path) \(fields): \(TestBoard.text(response))")
         }
         // Escapes that decode to bytes that are not UTF-8 are refused, never stored as U+FFFD.
         for raw in ["title=%FF%FE", "title=caf%C3", "title=ok&%80=x", "title=%ED%A0%80"] {

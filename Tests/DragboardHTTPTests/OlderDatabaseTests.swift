@@ -44,7 +44,7 @@ import Showcase
         let page = try service.page(csrf: "0123456789abcdef0123456789abcdef")
         #expect(page.contains(#"class="title">Ada Lovelace</span> <span class="age">36</span>"#))
         // A link whose title is its address shows the address once.
-        #expect(page.contains(#"class="title">https://example.com/a</span><button"#))
+        #expect(page.contains(#"class="title">https://example.com/a</span><a class="row-open""#))
         #expect(!page.contains(#"<span class="url">"#))
         #expect(page.contains(#"<span class="count" data-count="1">1</span> toy</summary>"#))
         #expect(page.contains(#"<p class="label-text">Hello</p>"#))

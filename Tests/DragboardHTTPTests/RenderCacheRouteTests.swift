@@ -60,7 +60,7 @@ import Testing
         #expect(board.request(.get, location + "/api/board").status.code == 200)
         #expect(board.service.renderCache.count == 2)
 
-        #expect(board.form(location + "/delete", ["op": "delete-short-lived"]).status.code == 303)
+        #expect(board.form(location + "/delete", ["op": "delete-short-lived", "confirmed": "yes"]).status.code == 303)
         #expect(board.service.renderCache.count == 0)
         #expect(board.request(.get, location).status.code == 404)
     }

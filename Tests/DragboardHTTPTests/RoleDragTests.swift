@@ -170,7 +170,7 @@ import Testing
         let bob = try board.app.signIn("bob")
         let created = try bob.postForm("/boards", ["title": "Bob's"])
         let id = try #require(created.header("Location")?.split(separator: "/").last.map(String.init))
-        #expect(try bob.postForm("/boards/\(id)/delete", [:]).status == 303)
+        #expect(try bob.postForm("/boards/\(id)/delete", ["confirmed": "yes"]).status == 303)
         #expect(try bob.get("/boards/\(id)").status == 404)
         #expect(try bob.post("/api/undo", json: ["op": "op-undo-delete-board"]).status == 200)
         #expect(try bob.get("/boards/\(id)").status == 200)

@@ -40,7 +40,7 @@ import Testing
         #expect(changes.contains { $0["kind"] as? String == "insert" && $0["item"] as? String == rows[1] && $0["after"] as? String == rows[0] })
 
         _ = board.form("/boards/\(id)/lists/\(list)/rename", ["title": "Plans"])
-        _ = board.form("/boards/\(id)/lists/\(list)/delete", [:])
+        _ = board.form("/boards/\(id)/lists/\(list)/delete", ["confirmed": "yes"])
         #expect(try board.store.lists(board: id).isEmpty)
         #expect(try undo(board, board: id).status == 200)
         #expect(try board.store.rows(in: list, board: id).map(\.id) == rows)
@@ -48,7 +48,7 @@ import Testing
         #expect(try board.store.lists(board: id).first?.title == "Ideas")
 
         // A deleted board comes back whole, from wherever the browser asks (its newest change).
-        _ = board.form("/boards/\(id)/delete", [:])
+        _ = board.form("/boards/\(id)/delete", ["confirmed": "yes"])
         #expect(try board.store.board(id) == nil)
         let restored = try undo(board)
         #expect(restored.status == 200 && restored.json["board"] as? String == id)

@@ -69,11 +69,18 @@ class Server:
         self.url = None
 
     def start(self, port: int = 0):
+        return self.launch(port).ready()
+
+    def launch(self, port: int = 0):
+        """Starts the process and returns at once; `ready()` waits for it to listen."""
         self.process = subprocess.Popen(
             [str(_binary()), "--port", str(port), "--database", str(self.database),
              "--public", str(ROOT / "Public"), "--templates", str(ROOT / "Templates"), "--log-level", "warning",
              *self.arguments],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return self
+
+    def ready(self):
         line = self.process.stdout.readline()
         match = re.fullmatch(r"Listening on (http://[\d.]+:(\d+))\n", line)
         assert match, f"unexpected first line: {line!r}"
@@ -99,13 +106,48 @@ class Server:
         return done
 
 
-@pytest.fixture
-def server():
-    directory = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-e2e-"))
-    running = Server(directory / "board.sqlite").start()
-    yield running
+class SpareServer:
+    """The next test's server, started while this test runs: nearly every test needs a fresh one, and a
+    start (the debug build's, with its demo board) waits ~0.15 s on an idle machine and ~0.5 s on a busy
+    one, which the test would otherwise wait through before its browser could load a page."""
+
+    def __init__(self):
+        self.waiting: Server | None = None
+
+    @staticmethod
+    def launch() -> Server:
+        return Server(pathlib.Path(tempfile.mkdtemp(prefix="dragboard-e2e-")) / "board.sqlite").launch()
+
+    def take(self) -> Server:
+        taken = self.waiting or self.launch()
+        try:
+            self.waiting = self.launch()
+        except OSError:   # the binary is being relinked ("Text file busy"): the next test launches its own
+            self.waiting = None
+        return taken.ready()
+
+    def close(self):
+        if self.waiting:   # listening first: stop() expects the clean exit of a server that has started
+            discard(self.waiting.ready())
+
+
+def discard(running: Server):
     running.stop()
-    shutil.rmtree(directory, ignore_errors=True)
+    shutil.rmtree(running.database.parent, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def spare_server():
+    spare = SpareServer()
+    yield spare
+    spare.close()
+
+
+@pytest.fixture
+def server(spare_server):
+    running = spare_server.take()
+    yield running
+    discard(running)
 
 
 @pytest.fixture(scope="session")
@@ -149,7 +191,9 @@ def browser(playwright):
 
 @pytest.fixture
 def context(browser):
-    created = browser.new_context(viewport={"width": 1280, "height": 1000})
+    # Wide enough for the demo's six lists side by side (the board's lists stand in one row; a
+    # real-mouse drag reaches only what is on the screen).
+    created = browser.new_context(viewport={"width": 1800, "height": 1000})
     yield created
     created.close()
 

@@ -14,6 +14,9 @@ from playwright.sync_api import Locator, Page, expect
 #: the function a string evaluates to is kept and called instead.
 READY = "() => document.querySelector('[data-board]') && window.__dragboardReady === true"
 
+#: No row or list is sliding to its place after a change (Public/motion.js's animations, id 'slide').
+SETTLED = "() => document.getAnimations().every((animation) => animation.id !== 'slide' || animation.playState !== 'running')"
+
 #: Where in a row (or list) the pointer goes, as a fraction of its height.
 POSITIONS = {"top": 0.2, "middle": 0.5, "bottom": 0.8}
 
@@ -98,7 +101,9 @@ def bottom_of(locator: Locator) -> float:
 # ---------------------------------------------------------------- dragging with the mouse
 
 def point_in(locator: Locator, position: str | float = "middle") -> tuple[float, float]:
-    """A point horizontally centred in `locator`, at `position` of its height."""
+    """A point horizontally centred in `locator`, at `position` of its height (once rows that slide
+    to their places after a change, Public/motion.js, have come to rest: aimed where they stay)."""
+    locator.page.wait_for_function(SETTLED)
     box = locator.bounding_box()
     assert box, f"{locator} is not visible"
     fraction = POSITIONS[position] if isinstance(position, str) else float(position)
@@ -185,3 +190,24 @@ RECORD_SSE = """
   };
 })();
 """
+
+
+# ---------------------------------------------------------------- the board's composers and list menus
+
+def open_composer(scope, form: str) -> Locator:
+    """Opens the composer that holds `form[data-form=<form>]` ("+ Add a card" in a list, "+ Add another
+    list" on the board) where it is folded, and returns its title field (a textarea for cards)."""
+    opener = scope.locator(f'[data-composer]:has(form[data-form="{form}"]) > button[data-action="compose"]')
+    if opener.is_visible():
+        opener.click()
+    field = scope.locator(f'form[data-form="{form}"] [name="title"]')
+    expect(field).to_be_visible()
+    return field
+
+
+def open_list_menu(list_section: Locator) -> Locator:
+    """Opens a list's "⋯" menu with its button and returns the menu's panel."""
+    list_section.locator('button[data-action="list-menu"]').click()
+    panel = list_section.locator("details.list-menu .menu-panel")
+    expect(panel).to_be_visible()
+    return panel

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from helpers import READY, version, wait_version
+from helpers import READY, open_composer, open_list_menu, version, wait_version
 
 
 
@@ -30,7 +30,7 @@ def create_board(page: Page, title: str) -> str:
 
 
 def add_list(page: Page, title: str):
-    field = page.locator('form[data-form="new-list"] input[name="title"]')
+    field = open_composer(page, "new-list")
     field.click()
     page.keyboard.type(title)
     page.keyboard.press("Enter")
@@ -39,7 +39,7 @@ def add_list(page: Page, title: str):
 
 
 def add_card(page: Page, list_section, title: str):
-    list_section.locator('form[data-form="new-item"] input[name="title"]').click()
+    open_composer(list_section, "new-item").click()
     page.keyboard.type(title)
     page.keyboard.press("Enter")
     expect(list_section.locator("[data-item] .title", has_text=title)).to_have_count(1)
@@ -68,8 +68,9 @@ def test_two_boards_are_made_filled_edited_and_survive_reload_and_restart(contex
         add_card(page, todo, title)
     assert cards(todo) == ["Tent", "Stove", "Map"]
 
-    # A card renamed by double-click, Enter saves; a rename cancelled with Escape.
-    todo.locator("[data-item] .title", has_text="Stove").dblclick()
+    # A card renamed in place with F2 (a click opens the card), Enter saves; a rename cancelled with Escape.
+    todo.locator("[data-item]", has_text="Stove").focus()
+    page.keyboard.press("F2")
     editor = todo.locator('input[name="title"].inline-edit')
     expect(editor).to_be_focused()
     page.keyboard.press("Control+A")
@@ -130,7 +131,7 @@ def test_deleting_a_list_with_cards_and_a_board_asks_first(context, server, cons
         dialog.accept() if accept else dialog.dismiss()
 
     page.once("dialog", lambda dialog: answer(dialog, False))
-    notes.locator('button[data-action="delete"][aria-label^="Delete the list"]').click()
+    open_list_menu(notes).locator('button[data-action="delete"][aria-label^="Delete the list"]').click()   # in the list's "⋯" menu
     expect(notes).to_have_count(1)
     assert "Notes" in dialogs[-1] and "1 card" in dialogs[-1]
     page.once("dialog", lambda dialog: answer(dialog, True))
@@ -170,7 +171,7 @@ def test_bad_titles_are_refused_with_a_message_that_says_what_to_fix(context, se
     page = open_page(context, server.url + "/", console_errors)
     create_board(page, "Strict")
     console_errors.expect("status of 400", "/lists")
-    field = page.locator('form[data-form="new-list"] input[name="title"]')
+    field = open_composer(page, "new-list")
     field.evaluate("(input) => { input.removeAttribute('required'); input.removeAttribute('maxlength'); }")
     field.fill("x" * 501)
     page.keyboard.press("Enter")

@@ -15,11 +15,15 @@ def plain(browser):
 
 
 def submit(page, form, field: str | None = None, text: str | None = None):
-    """Fills a form's title (when given) and submits it with the keyboard or its button."""
+    """Fills a form's title (when given) and submits it with the keyboard (Enter in a one-line field) or
+    its button (a card's title is a textarea, where Enter without script is a new line)."""
     if field is not None:
-        form.locator(f'input[name="{field}"]').fill(text)
+        form.locator(f'input[name="{field}"], textarea[name="{field}"]').fill(text)
         with page.expect_navigation():
-            form.locator(f'input[name="{field}"]').press("Enter")
+            if form.locator(f'textarea[name="{field}"]').count():
+                form.locator("button[type=submit]").click()
+            else:
+                form.locator(f'input[name="{field}"]').press("Enter")
     else:
         with page.expect_navigation():
             form.locator("button[type=submit]").click()
@@ -39,7 +43,7 @@ def test_a_board_is_made_filled_renamed_and_emptied_without_javascript(plain, se
         submit(page, errands.locator('form[data-form="new-item"]'), "title", title)
     expect(errands.locator("[data-item] > .title")).to_have_text(["Post office", "Bakery"])
 
-    errands.locator("details.list-rename summary").click()
+    errands.locator("details.list-menu summary").click()   # the "⋯" menu, a <details> without script
     submit(page, errands.locator('form[data-form="rename-list"]'), "title", "Chores")
     chores = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Chores"))
     expect(chores).to_have_count(1)
@@ -48,20 +52,36 @@ def test_a_board_is_made_filled_renamed_and_emptied_without_javascript(plain, se
     bakery.hover()
     with page.expect_navigation():
         bakery.locator('button[data-action="delete"]').click()
-    assert page.url.endswith(f"/boards/{board}")
+    assert re.search(fr"/boards/{board}\?done=[\w-]+$", page.url)
     expect(chores.locator("[data-item] > .title")).to_have_text(["Post office"])
+    # The board says what the form did, and takes it back with a plain form too.
+    expect(page.locator("[data-notice] p")).to_have_text("Deleted Bakery.")
+    with page.expect_navigation():
+        page.locator('[data-notice] form[data-form="undo"] button').click()
+    expect(chores.locator("[data-item] > .title")).to_have_text(["Post office", "Bakery"])
+    expect(page.locator("[data-notice] p")).to_have_text(re.compile("Undid"))
 
     page.locator(".board-settings summary").click()
     submit(page, page.locator('form[data-form="rename-board"]'), "title", "Renamed plainly")
     expect(page.locator(".board-title")).to_have_text("Renamed plainly")
 
+    chores.locator("details.list-menu summary").click()
     with page.expect_navigation():
         chores.locator('form[data-form="delete-list"] button[data-action="delete"]').click()
+    # A list with cards asks first, on a page of its own; Cancel goes back, the answer deletes.
+    expect(page.locator("h1")).to_have_text("Delete the list “Chores”?")
+    expect(page.locator("main")).to_contain_text("Its 2 cards go with it.")
+    with page.expect_navigation():
+        page.locator('form[data-form="confirm"] button[type="submit"]').click()
     expect(page.locator(".list[data-list]")).to_have_count(0)
+    expect(page.locator("[data-notice] p")).to_have_text("Deleted the list Chores.")
 
     page.locator(".board-settings summary").click()
     with page.expect_navigation():
         page.locator('form[data-form="delete-board"] button[data-action="delete"]').click()
+    expect(page.locator("h1")).to_have_text("Delete the board “Renamed plainly”?")
+    with page.expect_navigation():
+        page.locator('form[data-form="confirm"] button[type="submit"]').click()
     assert page.url == server.url + "/"
     expect(page.locator(f'a[data-board-link="{board}"]')).to_have_count(0)
 
@@ -78,7 +98,8 @@ def test_bad_input_without_javascript_is_a_4xx_page_that_says_what_to_fix(plain,
     with page.expect_navigation() as answered:
         field.press("Enter")
     assert answered.value.status == 400
-    expect(page.locator("p.error")).to_contain_text("the title is empty")
+    expect(page.locator("p.error")).to_contain_text("The title is empty")   # a sentence, capitalised
+    expect(page.locator("main a[data-action=\"back\"]")).to_have_attribute("href", "/")   # and a way back to the form
 
     page.goto(server.url + "/")
     page.eval_on_selector('form[data-form="new-board"] input[name="title"]', "(input) => input.removeAttribute('maxlength')")
@@ -102,7 +123,7 @@ def test_a_card_is_renamed_without_javascript_from_its_list_menu(plain, server):
     words = page.locator(".list[data-list]", has=page.locator(".list-title", has_text="Words"))
     for title in ["Colour", "Flavour"]:
         submit(page, words.locator('form[data-form="new-item"]'), "title", title)
-    words.locator("details.list-rename summary").click()
+    words.locator("details.list-menu summary").click()
     form = words.locator('form[data-form="rename-item"]')
     form.locator('select[name="item"]').select_option(label="Flavour")
     submit(page, form, "title", "Flavor")

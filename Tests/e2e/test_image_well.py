@@ -206,7 +206,9 @@ def test_plain_text_over_the_well_is_refused_while_hovering(page, server):
     well = zone(page, "image-well")
     drag = ExternalDrag(page, items=[("text/plain", "https://example.com/cat.png")])
     drag.enter(well)
-    expect(well).to_have_attribute("data-drop-operation", "cancel")
+    # Its reason, not a generic refusal.
+    expect(well).to_have_attribute("data-drop-operation", "forbidden")
+    expect(page.locator(".drop-badge--forbidden")).to_have_text("⊘ Only images go here: PNG, JPEG, GIF or WebP")
     drag.drop()
 
     expect(page.locator("[data-drop-operation]")).to_have_count(0)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import Server
-from helpers import title_cells, version
+from helpers import open_composer, title_cells, version
 
 OLD_SCHEMA = """
 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
@@ -66,7 +66,7 @@ def test_an_old_board_file_opens_as_the_demo_board_with_every_row_where_it_was(c
     expect(page.locator(".label-text")).to_have_text("Written long ago")
     # Still a working board: a new card lands and the version goes on from 12.
     cat = page.locator('[data-list="cat-2"]')
-    cat.locator('form[data-form="new-item"] input[name="title"]').fill("New toy")
-    cat.locator('form[data-form="new-item"] input[name="title"]').press("Enter")
+    open_composer(cat, "new-item").fill("New toy")
+    cat.locator('form[data-form="new-item"] textarea[name="title"]').press("Enter")
     expect(title_cells(page, "cat-2")).to_have_text(["Old bell", "New toy"])
     assert version(page) == 13

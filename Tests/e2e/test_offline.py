@@ -52,6 +52,7 @@ def test_a_drop_while_the_server_is_down_is_not_shown_as_done_and_the_page_catch
     # The banner goes by itself (retried with backoff) and the board shows the server's state.
     expect(banner).to_be_hidden(timeout=30_000)
     wait_version(page, before + 1)
+    expect(status).to_have_text("Connected again; the board is up to date.")   # no longer "can’t be reached"
     expect(title_cells(page, "cat-2")).to_have_text(["Crinkle tunnel", "Laser pointer", "Bell ball"])
 
     # And drags work again.

@@ -4,7 +4,7 @@ the drag's start, its target changes and its end, never per dragover), and the a
 page say each change by its author."""
 from playwright.sync_api import expect
 
-from helpers import list_of, point_in, row, rows, start_drag, title_cells, version, wait_version
+from helpers import list_of, open_composer, point_in, row, rows, start_drag, title_cells, version, wait_version
 from test_accounts import accounts_server, people  # noqa: F401  (fixtures)
 
 #: Counts the `dragging` events the page's own EventSource hears, in `window.__dragging`.
@@ -73,7 +73,7 @@ def test_the_activity_panel_and_page_tell_each_change_by_its_author(people, acco
     owner_name, owner = people.member("olive", "owner")
     editor, page = people.member("eddie", "editor")
     form = list_of(page, "cat-1").locator('form[data-form="new-item"]')
-    form.locator('input[name="title"]').fill("Card 7")
+    open_composer(list_of(page, "cat-1"), "new-item").fill("Card 7")
     before = version(page)
     form.locator('button[type="submit"]').click()
     wait_version(page, before + 1)

@@ -24,7 +24,7 @@ def test_one_place_dragged_within_places_moves(page, server):
 
 def test_two_selected_places_dragged_within_places_cancel_and_change_nothing(page, server):
     before, state = version(page), board_state(page)
-    row(page, "places", "Lisbon").click()
+    row(page, "places", "Lisbon").click(modifiers=["Control"])
     row(page, "places", "Kyoto").click(modifiers=["Control"])
     expect(page.locator("[data-list='places'] > .rows > .is-selected")).to_have_count(2)
 

@@ -12,7 +12,8 @@ from data_helpers import READY
 @pytest.fixture
 def touch(browser, server, console_errors):
     """A touchscreen page of the demo board and a way to touch it."""
-    context = browser.new_context(viewport={"width": 1000, "height": 700}, has_touch=True)
+    # Wide enough for the demo's lists side by side (a finger reaches only what is on the screen).
+    context = browser.new_context(viewport={"width": 2200, "height": 700}, has_touch=True)
     page = console_errors.watch(context.new_page())
     page.goto(server.demo)
     page.wait_for_function(READY)
@@ -94,14 +95,18 @@ def test_a_long_press_drags_a_row_to_another_list(touch):
     expect(page.locator("[data-drop-operation]")).to_have_count(0)
 
 
-def test_a_tap_selects_and_starts_no_drag(touch):
+def test_a_tap_opens_the_card_and_starts_no_drag(touch):
     page = touch.page
     begins = []
     page.on("request", lambda request: begins.append(request) if request.method == "POST" and request.url.endswith("/api/sessions") else None)
     laser = row(page, "cat-2", "Laser pointer")
     touch.down(*point_in(laser))
     touch.up()
-    expect(laser).to_have_class("row row--toy is-selected")
+    # A tap is a click: the card opens (as Trello's and Planka's do), and no drag began.
+    dialog = page.locator('dialog[data-dialog="card"][open]')
+    expect(dialog.locator("h1")).to_have_text("Laser pointer")
+    dialog.locator('[data-action="close-card"]').click()
+    expect(dialog).to_have_count(0)
     # A long-press elsewhere afterwards takes its 400 ms; the tap's own timer, had it run, would
     # have fired by then and begun a session of its own.
     began = touch.long_press(row(page, "cat-1", "Feather wand"))
@@ -136,11 +141,14 @@ def test_moving_before_the_long_press_scrolls_the_page_and_drags_nothing(touch):
     page = touch.page
     begins = []
     page.on("request", lambda request: begins.append(request) if request.method == "POST" and request.url.endswith("/api/sessions") else None)
+    # The board's lists stand in one row: a short window leaves the page room to scroll.
+    page.set_viewport_size({"width": 2200, "height": 540})
     x, y = point_in(row(page, "cat-2", "Laser pointer"))
     touch.down(x, y)
     touch.move(x, y - 250, steps=10)
     touch.up()
     page.wait_for_function("() => window.scrollY > 100")
+    row(page, "people", "Ada Lovelace").scroll_into_view_if_needed()   # the swipe may have scrolled it away
     began = touch.long_press(row(page, "people", "Ada Lovelace"))
     touch.lift(began["token"])
     assert len(begins) == 1, "only the long-press began a drag"

@@ -222,7 +222,7 @@ def test_without_javascript_show_more_renders_a_wider_window_and_forms_still_wor
         expect(list_of(plain, "cat-1").locator("[data-shown]")).to_have_text(f"(20 of {ROWS} shown)")
         # A plain form still works on the wider page, and the page after it says the new count.
         form = list_of(plain, "cat-2").locator('form[data-form="new-item"]')
-        form.locator('input[name="title"]').fill("Posted without script")
+        form.locator('textarea[name="title"]').fill("Posted without script")   # open without script
         form.locator('button[type="submit"]').click()
         expect(list_of(plain, "cat-2")).to_have_attribute("data-row-count", str(ROWS + 1))
         expect(list_of(plain, "cat-2").locator("[data-shown]")).to_have_text(f"({WINDOW} of {ROWS + 1} shown)")

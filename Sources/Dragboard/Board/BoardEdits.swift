@@ -1,3 +1,5 @@
+import Foundation
+
 /// What people do to a board besides dragging — add, rename and delete the board, its lists and
 /// rows, remove an image — as the domain decides it: each returns what changed and the words for
 /// it, run on the board inside the edit's transaction.
@@ -63,6 +65,45 @@ package struct BoardEdits {
         return Edited(changes: [BoardChange(kind: .resync, item: listID, list: listID)], message: "Deleted the list \(list.title).",
                       forgottenImages: try board.forgetUnshownImages(images, zoneID: ZoneImageRecord.listImagesZone))
     }
+
+    /// Moves a list to `index` among the board's lists (counted without it): what the list's menu
+    /// and the page without JavaScript offer besides dragging its header.
+    package func moveList(_ listID: String, to index: Int, on board: some BoardEditing) throws -> Edited {
+        let lists = try board.lists()
+        guard let list = lists.first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID); it may have been deleted") }
+        guard (0..<lists.count).contains(index) else {
+            throw DragboardError.badRequest("a list's place is 1 to \(lists.count); this board has \(lists.count) list\(lists.count == 1 ? "" : "s")")
+        }
+        try board.moveLists([listID], to: index)
+        return Edited(changes: [BoardChange(kind: .resync, item: BoardKit.listsTargetID)], message: "Moved the list \(list.title) to place \(index + 1).")
+    }
+
+    /// Orders a list's rows by title (A to Z, as people read them) or by due date (soonest first,
+    /// undated last), as one change: every row that moves is one undoable move.
+    package func sortList(_ listID: String, by key: String, on board: some BoardEditing) throws -> Edited {
+        guard let list = try board.lists().first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID); it may have been deleted") }
+        let rows = try board.topRows(in: listID)
+        guard rows.count <= Self.maximumSortedRows else {
+            throw DragboardError.unprocessable("a list of more than \(Self.maximumSortedRows.formatted()) cards is not sorted at once")
+        }
+        let sorted: [ItemRecord]
+        switch key {
+        case "title":
+            sorted = rows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
+        case "due":
+            let due = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, CardDetails.of(payload: $0.payload).due ?? "9999-99-99") })
+            sorted = rows.enumerated().sorted { (due[$0.element.id]!, $0.offset) < (due[$1.element.id]!, $1.offset) }.map(\.element)
+        default:
+            throw DragboardError.badRequest("a list is sorted by title or by due date (by=title or by=due)")
+        }
+        guard sorted.map(\.id) != rows.map(\.id) else {
+            return Edited(changes: [], message: "The list \(list.title) was already in that order.")
+        }
+        try board.move(sorted.map(\.id), to: Placement(listID: listID, index: 0))
+        return Edited(changes: [BoardChange(kind: .resync, item: listID, list: listID)], message: "Sorted the list \(list.title) by \(key == "due" ? "due date" : "title").")
+    }
+
+    static let maximumSortedRows = 5_000
 
     package func renameItem(_ itemID: String, to title: String, on board: some BoardEditing) throws -> Edited {
         let item = try board.itemOnBoard(itemID)

@@ -7,12 +7,15 @@ public struct BoardRecord: Sendable, Equatable {
     public var version: Int
     /// When the board last changed (or was made), seconds since 1970; 0 when never recorded.
     public var activity: Double
+    /// The board's colour on the index.
+    public var color: PaletteColor
 
-    public init(id: String, title: String, version: Int, activity: Double) {
+    public init(id: String, title: String, version: Int, activity: Double, color: PaletteColor = .boardDefault) {
         self.id = id
         self.title = title
         self.version = version
         self.activity = activity
+        self.color = color
     }
 }
 

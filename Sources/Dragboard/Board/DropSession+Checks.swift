@@ -13,10 +13,15 @@ extension DropSession {
             }
             return
         }
-        for case let id as String in items.compactMap(\.localObject) {
+        for dragged in items {
+            guard let id = dragged.localObject as? String else { continue }
+            let name = dragged.itemProvider.suggestedName.map { "“\($0)”" } ?? "a card you dragged"
+            guard let item = try? board.item(id) else {
+                throw DragboardError.conflict("\(name) was deleted by someone else while you dragged it; nothing was changed")
+            }
             // A row dragged out of an open container is still in that container.
-            guard let item = try? board.item(id), (item.listID == source.listID && item.containerID == nil) || item.containerID == source.listID else {
-                throw DragboardError.conflict("an item you dragged was moved by someone else; the board was refreshed")
+            guard (item.listID == source.listID && item.containerID == nil) || item.containerID == source.listID else {
+                throw DragboardError.conflict("\(name) was moved by someone else while you dragged it; the board was refreshed")
             }
         }
     }

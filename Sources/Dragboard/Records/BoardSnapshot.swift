@@ -10,6 +10,8 @@ public struct BoardSnapshot: Sendable {
     var contentsByContainer: [String: [ItemRecord]]
     /// Total rows by list or container id, when the snapshot holds only the first rows of some.
     var counts: [String: Int]
+    /// The board's labels, which its cards name by id.
+    public var labels = BoardLabels()
 
     /// Groups `items` (given in `pos, id` order) into lists and containers.
     /// `counts` gives the total of each list or container whose rows `items` holds only in part.

@@ -9,6 +9,8 @@ extension BoardService {
         addEditRoutes(to: &router)
         addMoveRoutes(to: &router)
         addRowRoutes(to: &router)
+        addCardRoutes(to: &router)
+        addPlainRoutes(to: &router)
         router.get("/", lane: .bulk) { [self] request in
             Self.page(request) { _ in try index(visitor: Visitor.of(request)) }
         }
@@ -16,7 +18,7 @@ extension BoardService {
             try Self.mapped {
                 let board = try Self.boardID(request)
                 let wider = try Self.widerWindow(request)
-                return Self.page(request, bytes: { _ in try pageBody(board: board, visitor: Visitor.of(request), wider: wider) })
+                return Self.page(request, bytes: { _ in try pageBody(board: board, visitor: Visitor.of(request), wider: wider, done: request.query["done"]) })
             }
         }
         router.get("/boards/:board/api/board", lane: .bulk) { [self] request in
@@ -27,7 +29,8 @@ extension BoardService {
         }
         router.post("/boards", bodyLimit: 8 * 1024) { [self] request in
             try Self.form(request) { fields, author in
-                let id = try createBoard(title: fields["title"] ?? "", op: Self.op(fields), author: author, creator: Visitor.of(request).account)
+                let color = try fields["color"].map(PaletteColor.named) ?? .boardDefault
+                let id = try createBoard(title: fields["title"] ?? "", color: color, op: Self.op(fields), author: author, creator: Visitor.of(request).account)
                 return EditResponse(version: 1, changes: [], message: "Created the board.", location: "/boards/\(id)")
             }
         }
@@ -74,12 +77,18 @@ extension BoardService {
             _ = try RequestGuard.checkFormWrite(request, fields: fields)
             let answer = try body(fields, Visitor.of(request).author)
             if request.headers["Accept"]?.contains("application/json") == true { return .jsonWritten(answer) }
-            return .redirect(to: answer.location)
+            // The page it returns to says what this did (see ``notice(done:board:csrf:mayEdit:)``).
+            // (Only a page of the board the form was on: a new board's page is news enough.)
+            guard let op = fields["op"], WireGrammar.idProblem(op) == nil, answer.location.hasPrefix("/boards/"),
+                  request.path.hasPrefix(answer.location.split(separator: "?")[0]) else {
+                return .redirect(to: answer.location)
+            }
+            return .redirect(to: answer.location + (answer.location.contains("?") ? "&" : "?") + "done=" + op)
         } catch {
             let failure = DragboardError.from(error)
             guard let http = failure as? HTTPError else { throw failure }
             if request.headers["Accept"]?.contains("application/json") == true { return http.response }
-            return .html(errorPage(http), status: http.status)
+            return .html(errorPage(http, back: Self.referringPage(request)), status: http.status)
         }
     }
 
@@ -103,15 +112,32 @@ extension BoardService {
         return value
     }
 
+    /// The server's words as a sentence: a first lower-case word capitalised ("photo.png was not
+    /// added" names a file, which keeps its case).
+    static func sentence(_ words: String) -> String {
+        guard let first = words.firstIndex(where: { !$0.isLetter }), first > words.startIndex,
+              " ,;".contains(words[first]), words[..<first].allSatisfy(\.isLowercase) else { return words }
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// A minimal page for an error a person sees after a plain form post or a bad address.
-    static func errorPage(_ error: HTTPError) -> String {
+    /// The page of this site a form was sent from (its `Referer`, path and query only: a link
+    /// built from it never leaves the site), for an error page's way back.
+    static func referringPage(_ request: Request) -> String? {
+        guard let referer = request.headers["Referer"], let parts = URLComponents(string: referer),
+              parts.path.hasPrefix("/"), !parts.path.hasPrefix("//") else { return nil }
+        return parts.path + (parts.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// `back`: where the person came from (the form's page), offered first.
+    static func errorPage(_ error: HTTPError, back: String? = nil) -> String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>\(error.status.code) · Dragboard</title>
         <link rel="stylesheet" href="/static/app.css"></head>
         <body><main class="error-page"><h1>\(error.status.code) \(HTMLEscaping.escape(error.status.reasonPhrase))</h1>
-        <p class="error" role="alert" data-error="\(HTMLEscaping.escape(error.code))">\(HTMLEscaping.escape(error.message))</p>
-        <p><a href="/">All boards</a></p></main></body></html>
+        <p class="error" role="alert" data-error="\(HTMLEscaping.escape(error.code))">\(HTMLEscaping.escape(Self.sentence(error.message)))</p>
+        <p>\(back.map { #"<a href="\#(HTMLEscaping.escape($0))" data-action="back">Go back and try again</a> · "# } ?? "")<a href="/">All boards</a></p></main></body></html>
         """
     }
 }

@@ -1,4 +1,5 @@
 import Dragboard
+import DragboardStore
 import MicroHTTP
 
 extension BoardService {
@@ -11,9 +12,14 @@ extension BoardService {
             try Self.mapped {
                 let board = try Self.boardID(request)
                 let item = try Self.id(request.query["item"], "item")
+                let toBoard = try request.query["to-board"].map { try Self.id($0, "board") } ?? board
                 return Self.page(request) { csrf in
-                    let (title, destinations, nowhere) = try moveDestinations(board: board, item: item, owner: csrf, visitor: Visitor.of(request))
-                    return renderer.movePage(board: board, item: item, title: title, destinations: destinations, nowhere: nowhere, csrf: csrf, op: Self.newID())
+                    let visitor = Visitor.of(request)
+                    let boards = try visitor.account.map { try store.boards(for: $0) } ?? store.boards()
+                    guard boards.contains(where: { $0.id == toBoard }) else { throw DragboardError.notFound("unknown board") }
+                    let (title, targets, nowhere) = try moveDestinations(board: board, item: item, owner: csrf, visitor: visitor, toBoard: toBoard)
+                    return renderer.movePage(MovePage(board: board, item: item, title: title, boards: boards, toBoard: toBoard, targets: targets, nowhere: nowhere),
+                                             csrf: csrf, op: Self.newID())
                 }
             }
         }
@@ -21,7 +27,7 @@ extension BoardService {
             try Self.form(request) { fields, _ in
                 let owner = try RequestGuard.checkFormWrite(request, fields: fields)
                 return try moveItem(board: try Self.boardID(request), item: Self.id(fields["item"], "item"), to: fields["to"] ?? "",
-                                    op: Self.op(fields), owner: owner, visitor: Visitor.of(request))
+                                    toBoard: try fields["board"].map { try Self.id($0, "board") }, op: Self.op(fields), owner: owner, visitor: Visitor.of(request))
             }
         }
     }

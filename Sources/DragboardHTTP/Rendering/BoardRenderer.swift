@@ -23,15 +23,15 @@ public struct BoardRenderer: Sendable {
         self.kit = kit
         recipes = DragRecipes(kit: kit)
         rowTemplate = (try? String(contentsOfFile: directory + "/row.mustache", encoding: .utf8)).flatMap(RowTemplate.init(source:))
-        let names = ["index", "page", "list", "row", "move", "login", "members", "who", "activity"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
+        let names = ["index", "page", "list", "row", "move", "login", "members", "who", "activity", "card", "notice", "confirm"] + (kit.contentsListKinds.isEmpty ? [] : ["contents"]) + kit.itemKinds.compactMap(\.detailTemplate) + kit.zones.map(\.template)
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
     }
 
     /// The board index.
-    func index(_ boards: [BoardRecord], csrf: String, who: String = "") -> String {
-        library.render(IndexView(csrf: csrf, boards: boards.map { .init(id: $0.id, title: $0.title) }, who: who), withTemplate: "index") ?? ""
+    func index(_ boards: [BoardRecord], counts: [String: (lists: Int, cards: Int)] = [:], csrf: String, who: String = "") -> String {
+        library.render(IndexView(csrf: csrf, boards: boards.map { .init($0, counts: counts[$0.id] ?? (0, 0)) }, who: who), withTemplate: "index") ?? ""
     }
 
     /// A board's whole page; every form gets `op` (a fresh operation id each when `nil`).
@@ -46,10 +46,14 @@ public struct BoardRenderer: Sendable {
         if !remaining.isEmpty {   // lists no group takes still show, last
             groups.append(GroupView(title: "Lists", lists: remaining.map { listView($0, in: snapshot, board: board.id, csrf: csrf, op: op) }))
         }
+        // A group with no list shows nothing (a kit's "Cats" heading on a board of plain cards).
+        groups.removeAll { $0.lists.isEmpty }
+        if groups.isEmpty { groups.append(GroupView(title: "Lists", lists: [])) }   // where a first list goes
         let kinds = ([CardsList.id] + kit.listKinds.map(\.id).filter { $0 != CardsList.id }).compactMap { kit.listKind($0) }
         let page = PageView(csrf: csrf, boardID: board.id, boardTitle: board.title, op: op ?? BoardService.newID(),
                             listKinds: kinds.map { SelectOption(id: $0.id, title: $0.title, selected: $0.id == CardsList.id) }, version: snapshot.version, groups: groups, zones: zones.map { zone($0) }, dragRecipes: recipes.json,
-                            readOnly: !role.mayEdit, mayManage: role == .owner, who: who, activity: activity.map(ActivityView.init))
+                            readOnly: !role.mayEdit, mayManage: role == .owner, who: who, activity: activity.map(ActivityView.init),
+                            labels: snapshot.labels.all.map(LabelView.init), boardColors: SelectOption.palette(selected: board.color))
         return library.render(page, withTemplate: "page") ?? ""
     }
 
@@ -58,8 +62,8 @@ public struct BoardRenderer: Sendable {
     /// `rows` and `contents` may be the first rows only: `total` tells each list's and
     /// container's whole count (the rendered count when it returns nil).
     public func list(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], total: (String) -> Int? = { _ in nil },
-                     board: String, csrf: String, op: String? = nil) -> String {
-        library.render(listView(list, rows: rows, contents: contents, total: total, board: board, csrf: csrf, op: op), withTemplate: "list") ?? ""
+                     board: String, csrf: String, op: String? = nil, labels: BoardLabels = BoardLabels()) -> String {
+        library.render(listView(list, rows: rows, contents: contents, total: total, board: board, csrf: csrf, op: op, labels: labels), withTemplate: "list") ?? ""
     }
 
     /// One list of a (windowed) snapshot, as swapped in by the browser after a resync.
@@ -69,13 +73,13 @@ public struct BoardRenderer: Sendable {
 
     /// One row, as inserted by the browser after a drop; `contents` are a container's rows (it
     /// shows the first ``BoardKit/rowWindow`` of them).
-    public func row(_ item: ItemRecord, contents: [ItemRecord]) -> String {
-        library.render(rowView(item, contents: Array(contents.prefix(kit.rowWindow)), total: contents.count), withTemplate: "row") ?? ""
+    public func row(_ item: ItemRecord, contents: [ItemRecord], labels: BoardLabels = BoardLabels()) -> String {
+        library.render(rowView(item, contents: Array(contents.prefix(kit.rowWindow)), total: contents.count, labels: labels), withTemplate: "row") ?? ""
     }
 
     /// Rows following others in a list or container, as the browser appends them while a list scrolls.
-    func rows(_ items: [ItemRecord], contents: (String) -> [ItemRecord], total: (String) -> Int?) -> String {
-        rowsHTML(items.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : [], total: total($0.id)) })
+    func rows(_ items: [ItemRecord], contents: (String) -> [ItemRecord], total: (String) -> Int?, labels: BoardLabels) -> String {
+        rowsHTML(items.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : [], total: total($0.id), labels: labels) })
     }
 
     /// One drop zone, as swapped in by the browser after a drop on it.
@@ -84,12 +88,13 @@ public struct BoardRenderer: Sendable {
     }
 
     func listView(_ list: ListRecord, in snapshot: BoardSnapshot, board: String, csrf: String, op: String? = nil) -> ListView {
-        listView(list, rows: snapshot.rows(in: list.id), contents: snapshot.contents(of:), total: snapshot.rowCount(of:), board: board, csrf: csrf, op: op)
+        listView(list, rows: snapshot.rows(in: list.id), contents: snapshot.contents(of:), total: snapshot.rowCount(of:), board: board, csrf: csrf, op: op,
+                 labels: snapshot.labels)
     }
 
     func listView(_ list: ListRecord, rows: [ItemRecord], contents: (String) -> [ItemRecord], total: (String) -> Int?,
-                  board: String, csrf: String, op: String? = nil) -> ListView {
-        let rows = rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : [], total: total($0.id)) }
+                  board: String, csrf: String, op: String? = nil, labels: BoardLabels = BoardLabels()) -> ListView {
+        let rows = rows.map { rowView($0, contents: kit.isContainer($0.kind) ? contents($0.id) : [], total: total($0.id), labels: labels) }
         let count = total(list.id) ?? rows.count
         return ListView(id: list.id, title: list.title, kind: list.kind, total: count, rows: rows, rowsHTML: rowsHTML(rows), optionsHTML: optionsHTML(rows),
                         moreHTML: moreHTML(list.id, title: list.title, shown: rows.count, total: count),
@@ -97,7 +102,7 @@ public struct BoardRenderer: Sendable {
     }
 
     /// `contents` may be the first rows of a container only; `total` is then its whole count.
-    func rowView(_ record: ItemRecord, contents: [ItemRecord], total: Int? = nil) -> RowView {
+    func rowView(_ record: ItemRecord, contents: [ItemRecord], total: Int? = nil, labels: BoardLabels = BoardLabels()) -> RowView {
         let item = BoardItem(record)
         let kind = kit.itemKind(item.kind)
         var detail = ""
@@ -106,14 +111,15 @@ public struct BoardRenderer: Sendable {
             var view = RowDetailView(item: item, kind: kind, contents: contents.map(BoardItem.init), total: count)
             if kit.hasContentsList(item.kind) {
                 // Rows inside render as rows (one level: what a container holds is shown flat).
-                let list = ContentsListView(id: item.id, title: item.title, total: count, rowsHTML: rowsHTML(contents.map { rowView($0, contents: []) }),
+                let list = ContentsListView(id: item.id, title: item.title, total: count, rowsHTML: rowsHTML(contents.map { rowView($0, contents: [], labels: labels) }),
                                             moreHTML: moreHTML(item.id, title: item.title, shown: contents.count, total: count))
                 view.contentsList = library.render(list, withTemplate: "contents") ?? ""
             }
             detail = library.render(view, withTemplate: template) ?? ""
             while detail.last?.isNewline == true { detail.removeLast() }
         }
-        return RowView(id: item.id, listID: record.listID, kind: item.kind, title: item.title, detail: detail, drag: recipes.covers(record) ? "" : dragData(item))
+        return RowView(id: item.id, listID: record.listID, kind: item.kind, title: item.title, detail: detail,
+                       badges: badges(of: record, labels: labels), drag: recipes.covers(record) ? "" : dragData(item))
     }
 
     /// The rows of a list, one after another, as `{{#rows}}{{> row}}{{/rows}}` renders them.

@@ -20,6 +20,10 @@ extension PageView: MustacheParent {
         case "mayManage": mayManage
         case "who": who
         case "activity": activity
+        case "labels": labels
+        case "hasLabels": !labels.isEmpty
+        case "boardColors": boardColors
+        case "newLabelColors": SelectOption.palette(selected: .green)
         default: nil
         }
     }
@@ -79,6 +83,7 @@ extension RowView: MustacheParent {
         case "kind": kind
         case "title": title
         case "detail": detail
+        case "badges": badges
         case "drag": drag
         case "hasDrag": !drag.isEmpty
         default: nil
@@ -154,6 +159,7 @@ extension IndexView: MustacheParent {
         case "csrf": csrf
         case "boards": boards
         case "who": who
+        case "colors": colors
         default: nil
         }
     }
@@ -164,6 +170,13 @@ extension IndexView.Board: MustacheParent {
         switch name {
         case "id": id
         case "title": title
+        case "color": color
+        case "lists": lists
+        case "cards": cards
+        case "oneList": oneList
+        case "oneCard": oneCard
+        case "iso": iso
+        case "when": when
         default: nil
         }
     }

@@ -24,6 +24,33 @@ struct PageView {
     var who = ""
     /// The newest changes, for the activity panel.
     var activity: [ActivityView] = []
+    /// The board's labels, each with its forms' colour choices.
+    var labels: [LabelView] = []
+    /// The palette, the board's colour selected.
+    var boardColors: [SelectOption] = []
+}
+
+/// A label in the board's labels menu.
+struct LabelView {
+    var id: String
+    var name: String
+    var color: String
+    /// The palette, the label's colour selected.
+    var colors: [SelectOption]
+
+    init(_ label: BoardLabel) {
+        id = label.id
+        name = label.name
+        color = label.color.rawValue
+        colors = SelectOption.palette(selected: label.color)
+    }
+}
+
+extension SelectOption {
+    /// The palette's colours as a select's options, `selected` chosen.
+    static func palette(selected: PaletteColor?) -> [SelectOption] {
+        PaletteColor.allCases.map { SelectOption(id: $0.rawValue, title: $0.title, selected: $0 == selected) }
+    }
 }
 
 struct GroupView {
@@ -70,6 +97,8 @@ struct RowView {
     var title: String
     /// The row kind's detail template, rendered (escaped by it).
     var detail: String
+    /// The card's badges (labels, due date, description, checklist), rendered.
+    var badges = ""
     /// The public representations, in fidelity order, as `[[mime, data], …]` JSON for `dragstart`;
     /// empty for a row its kind's recipe covers (the browser composes them from the title).
     var drag: String
@@ -115,10 +144,34 @@ struct ZoneView {
 
 /// The board index: every board, newest activity first.
 struct IndexView {
-    struct Board { var id: String; var title: String }
+    /// A board's tile: its title, colour, counts and when it last changed.
+    struct Board {
+        var id: String
+        var title: String
+        var color: String
+        var lists: Int
+        var cards: Int
+        var oneList: Bool
+        var oneCard: Bool
+        var iso: String
+        var when: String
+
+        init(_ board: BoardRecord, counts: (lists: Int, cards: Int)) {
+            id = board.id
+            title = board.title
+            color = board.color.rawValue
+            (lists, cards) = counts
+            (oneList, oneCard) = (counts.lists == 1, counts.cards == 1)
+            let date = Date(timeIntervalSince1970: board.activity)
+            iso = date.formatted(.iso8601)
+            when = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC"
+        }
+    }
 
     var csrf: String
     var boards: [Board]
+    /// The palette for a new board, the default chosen.
+    var colors = SelectOption.palette(selected: .boardDefault)
     /// The signed-in person's bar.
     var who = ""
 }

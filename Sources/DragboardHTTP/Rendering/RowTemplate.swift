@@ -7,7 +7,7 @@ import Foundation
 /// `{{{triple}}}` and `{{#flag}}…{{/flag}}`) renders here as bytes, with the same output; any other
 /// row template is left to swift-mustache.
 struct RowTemplate: Sendable {
-    enum Field: String, Sendable { case id, listID, kind, title, detail, drag, hasDrag }
+    enum Field: String, Sendable { case id, listID, kind, title, detail, badges, drag, hasDrag }
     indirect enum Piece: Sendable {
         case text([UInt8])
         case escaped(Field)
@@ -77,6 +77,7 @@ struct RowTemplate: Sendable {
         case .kind: row.kind
         case .title: row.title
         case .detail: row.detail
+        case .badges: row.badges
         case .drag: row.drag
         case .hasDrag: ""
         }

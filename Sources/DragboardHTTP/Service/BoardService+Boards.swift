@@ -6,11 +6,11 @@ extension BoardService {
     /// Creates a board named `title` (an operation like a drop: a retried `op` creates nothing
     /// new and answers the same board), undone through `author`'s history. Returns the board's id.
     /// `creator` becomes its owner (nil on a server without accounts).
-    func createBoard(title: String, op: String, author: ChangeAuthor?, creator: Account? = nil) throws -> String {
+    func createBoard(title: String, color: PaletteColor = .boardDefault, op: String, author: ChangeAuthor?, creator: Account? = nil) throws -> String {
         let title = try Self.checkedTitle(title)
         let id = Self.newID()
-        let result = try store.createBoard(id: id, title: title, operationID: op,
-                                           fingerprint: Self.fingerprint("new-board", title)) { tx in
+        let result = try store.createBoard(id: id, title: title, color: color, operationID: op,
+                                           fingerprint: Self.fingerprint("new-board", title, color.rawValue)) { tx in
             if let author {
                 tx.recordUndo(for: author.undoOwner, actionName: "Create the board \(title)")
                 tx.recordActivity(by: author.name, Activity.words(of: author.name, "Created the board \(title)."))

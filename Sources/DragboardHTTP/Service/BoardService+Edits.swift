@@ -72,6 +72,21 @@ extension BoardService {
         }
     }
 
+    /// Moves a list of the board to `index` (from its list menu, or a page without JavaScript).
+    func moveList(board: String, list listID: String, index: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
+        guard let position = Int(index) else { throw DragboardError.badRequest("a list's place is a whole number") }
+        return try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("move-list", board, listID, index)) { tx in
+            try edits.moveList(listID, to: position, on: tx)
+        }
+    }
+
+    /// Sorts a list's rows `by` title or due date.
+    func sortList(board: String, list listID: String, by key: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
+        try edit(board: board, op: op, author: author, fingerprint: Self.fingerprint("sort-list", board, listID, key)) { tx in
+            try edits.sortList(listID, by: key, on: tx)
+        }
+    }
+
     /// Renames a row of the board.
     func renameItem(board: String, item itemID: String, title: String, op: String, author: ChangeAuthor?) throws -> EditResponse {
         let title = try Self.checkedTitle(title)
@@ -104,7 +119,7 @@ extension BoardService {
     /// Runs one edit as a store operation, recorded in `author`'s history, and tells the
     /// board's viewers what changed (the rows and zones it names rendered in the transaction).
     /// The files of images it forgot go once it committed.
-    private func edit(board: String, op: String, author: ChangeAuthor?, fingerprint: String, location: String? = nil,
+    func edit(board: String, op: String, author: ChangeAuthor?, fingerprint: String, location: String? = nil,
                       _ body: (BoardTransaction) throws -> BoardEdits.Edited) throws -> EditResponse {
         let location = location ?? "/boards/\(board)"
         var changed = false
@@ -141,7 +156,7 @@ extension BoardService {
         switch change.kind {
         case .insert, .replace:
             let item = try tx.item(change.item)
-            shown.html = renderer.row(item, contents: try contents(of: item, tx: tx))
+            shown.html = renderer.row(item, contents: try contents(of: item, tx: tx), labels: try labels(for: [item], tx: tx))
         case .zone:
             guard let zone = kit.zone(change.item) else { break }
             shown.html = renderer.zone(try ZoneView(zone, tx))

@@ -26,12 +26,13 @@ extension BoardService {
                 shown.append((change, .zone(try ZoneView(zone, tx))))
             }
         }
+        let labels = try labels(for: shown.compactMap { if case .row(let item, _) = $0.view { item } else { nil } }, tx: tx)
         return { [renderer, shown] in
             var answer = response
             answer.changes = shown.map { change, view in
                 var change = change
                 switch view {
-                case .row(let item, let contents): change.html = renderer.row(item, contents: contents)
+                case .row(let item, let contents): change.html = renderer.row(item, contents: contents, labels: labels)
                 case .zone(let zone): change.html = renderer.zone(zone)
                 case nil: break
                 }
@@ -39,6 +40,11 @@ extension BoardService {
             }
             return answer.jsonString
         }
+    }
+
+    /// The board's labels when one of `rows` wears any (read only then: this runs for every drop).
+    func labels(for rows: [ItemRecord], tx: BoardTransaction) throws -> BoardLabels {
+        rows.contains { $0.payload.contains("\"labels\"") } ? try tx.labels() : BoardLabels()
     }
 
     /// What a change's HTML is made of, read in a transaction and rendered after it.

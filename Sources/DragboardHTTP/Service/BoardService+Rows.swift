@@ -62,7 +62,7 @@ extension BoardService {
                 contents[row.id] = try tx.firstRows(listID: listID, containerID: row.id, limit: kit.rowWindow)
                 totals[row.id] = try tx.rowCount(listID, row.id)
             }
-            let html = renderer.rows(rows, contents: { contents[$0] ?? [] }, total: { totals[$0] })
+            let html = renderer.rows(rows, contents: { contents[$0] ?? [] }, total: { totals[$0] }, labels: try labels(for: rows, tx: tx))
             return BoardAPI.RowsResponse(version: tx.baseVersion, list: list, after: after, count: rows.count,
                                          total: try tx.rowCount(listID, containerID), html: html)
         }

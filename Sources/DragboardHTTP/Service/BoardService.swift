@@ -94,9 +94,12 @@ public final class BoardService: Sendable {
     }
 
     /// ``pageBody(board:csrf:wider:role:who:)`` for the visitor of a request the gate let through.
-    func pageBody(board: String, visitor: Visitor, wider: RowWindow? = nil) throws -> [UInt8] {
-        try pageBody(board: board, csrf: visitor.browserToken, wider: wider, role: visitor.access?.role ?? .owner,
-                     who: renderer.who(visitor.account, board: board, csrf: visitor.browserToken))
+    /// `done`: the operation a plain form just ran, whose words the page shows (with Undo).
+    func pageBody(board: String, visitor: Visitor, wider: RowWindow? = nil, done: String? = nil) throws -> [UInt8] {
+        let role = visitor.access?.role ?? .owner
+        return try pageBody(board: board, csrf: visitor.browserToken, wider: wider, role: role,
+                            who: renderer.who(visitor.account, board: board, csrf: visitor.browserToken)
+                                + notice(done: done, board: board, csrf: visitor.browserToken, mayEdit: role.mayEdit))
     }
 
     /// ``page(board:csrf:)`` as the bytes sent, from ``RenderCache`` when the board has not changed.
@@ -122,7 +125,7 @@ public final class BoardService: Sendable {
     /// The board index for `visitor`: the boards they may open, newest activity first.
     func index(visitor: Visitor) throws -> String {
         let boards = try visitor.account.map { try store.boards(for: $0) } ?? store.boards()
-        return renderer.index(boards, csrf: visitor.browserToken, who: renderer.who(visitor.account, board: nil, csrf: visitor.browserToken))
+        return renderer.index(boards, counts: try store.boardCounts(), csrf: visitor.browserToken, who: renderer.who(visitor.account, board: nil, csrf: visitor.browserToken))
     }
 
     /// Every list of a board, rendered: how a browser that missed a version catches up.

@@ -34,9 +34,9 @@ extension BoardStore {
         guard !account.isAdmin else { return try boards() }
         return try engine.read { db in
             try db.rows(sql: """
-                SELECT board.id, board.title, board.version, board.activity FROM board JOIN member ON member.boardID = board.id
+                SELECT board.id, board.title, board.version, board.activity, board.color FROM board JOIN member ON member.boardID = board.id
                 WHERE member.accountID = ? ORDER BY board.activity DESC, board.id
-                """, arguments: [account.id]).map { BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3]) }
+                """, arguments: [account.id]).map(BoardRecord.init(row:))
         }
     }
 

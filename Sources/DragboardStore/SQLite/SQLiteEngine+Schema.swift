@@ -166,6 +166,14 @@ extension SQLiteEngine {
                 CREATE INDEX activity_board ON activity(boardID, seq);
                 """)
         }
+        migrator.registerMigration("v9-card-details") { db in
+            // A board's colour on the index and its labels (a JSON array: a handful per board, read with
+            // the board's row); a card's details live in its row's payload.
+            try db.execute(sql: """
+                ALTER TABLE board ADD COLUMN color TEXT NOT NULL DEFAULT 'blue';
+                ALTER TABLE board ADD COLUMN labels TEXT NOT NULL DEFAULT '[]';
+                """)
+        }
         return migrator
     }
 }

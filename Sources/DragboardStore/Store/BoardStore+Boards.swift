@@ -5,18 +5,14 @@ extension BoardStore {
     /// Every board, newest activity first (ties by id).
     public func boards() throws -> [BoardRecord] {
         try engine.read { db in
-            try db.rows(sql: "SELECT id, title, version, activity FROM board ORDER BY activity DESC, id").map {
-                BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
-            }
+            try db.rows(sql: "SELECT \(BoardRecord.columns) FROM board ORDER BY activity DESC, id").map(BoardRecord.init(row:))
         }
     }
 
     /// The board with this id, if it exists.
     public func board(_ id: String) throws -> BoardRecord? {
         try engine.read { db in
-            try db.row(sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [id]).map {
-                BoardRecord(id: $0[0], title: $0[1], version: $0[2], activity: $0[3])
-            }
+            try db.row(sql: "SELECT \(BoardRecord.columns) FROM board WHERE id = ?", arguments: [id]).map(BoardRecord.init(row:))
         }
     }
 
@@ -24,19 +20,19 @@ extension BoardStore {
     /// answers the first response and creates nothing); `body` may fill it in the same
     /// transaction. The new board starts at version 1.
     /// - Throws: ``StoreError/invalid(_:)`` when the id is taken.
-    public func createBoard(id: String, title: String, operationID: String, fingerprint: @autoclosure () -> String,
+    public func createBoard(id: String, title: String, color: PaletteColor = .boardDefault, operationID: String, fingerprint: @autoclosure () -> String,
                             _ body: (BoardTransaction) throws -> String) throws -> OperationResult {
         try perform(board: id, operationID: operationID, fingerprint: fingerprint(), stored: { $0 }, prepare: { db in
             guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [id]) == nil else {
                 throw StoreError.invalid("board \(id) already exists")
             }
-            try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, 0, ?)",
-                           arguments: [id, title, Date().timeIntervalSince1970])
+            try db.execute(sql: "INSERT INTO board (id, title, version, activity, color) VALUES (?, ?, 0, ?, ?)",
+                           arguments: [id, title, Date().timeIntervalSince1970, color.rawValue])
         }, { tx in
             // Creating the board is this operation's change, even when `body` adds nothing.
             try tx.db.execute(sql: "UPDATE board SET version = version WHERE id = ?", arguments: [id])
             let response = try body(tx)
-            tx.journal.prepend(.board(before: nil, after: UndoBoardState(id: id, title: title, version: 0)))
+            tx.journal.prepend(.board(before: nil, after: UndoBoardState(id: id, title: title, version: 0, color: color.rawValue)))
             return response
         })
     }
@@ -45,10 +41,10 @@ extension BoardStore {
 extension BoardTransaction {
     /// This board's record.
     public func board() throws -> BoardRecord {
-        guard let row = try db.row(sql: "SELECT id, title, version, activity FROM board WHERE id = ?", arguments: [boardID]) else {
+        guard let row = try db.row(sql: "SELECT \(BoardRecord.columns) FROM board WHERE id = ?", arguments: [boardID]) else {
             throw StoreError.unknownBoard(boardID)
         }
-        return BoardRecord(id: row[0], title: row[1], version: row[2], activity: row[3])
+        return BoardRecord(row: row)
     }
 
     /// Renames this board (no write if the title is unchanged).
@@ -66,8 +62,17 @@ extension BoardTransaction {
         if journal.isRecording {
             let record = try board()
             for list in try lists() { try journalListDeletion(list.id) }
-            journal.append(.board(before: UndoBoardState(id: boardID, title: record.title, version: record.version), after: nil))
+            journal.append(.board(before: try boardState(), after: nil))
         }
         try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [boardID])
+    }
+}
+
+extension BoardRecord {
+    /// The board columns ``init(row:)`` reads, in its order.
+    static let columns = "id, title, version, activity, color"
+
+    init(row: SQLRow) {
+        self.init(id: row[0], title: row[1], version: row[2], activity: row[3], color: PaletteColor(rawValue: row[4]) ?? .boardDefault)
     }
 }

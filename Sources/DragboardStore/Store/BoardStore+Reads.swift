@@ -54,7 +54,9 @@ extension BoardTransaction {
             SELECT \(StoreQueries.itemColumns) FROM item WHERE listID IN (SELECT id FROM list WHERE boardID = ?)
             ORDER BY listID, containerID, pos, id
             """, [boardID])
-        return BoardSnapshot(version: baseVersion, lists: try lists(), items: items)
+        var snapshot = BoardSnapshot(version: baseVersion, lists: try lists(), items: items)
+        snapshot.labels = try labels()
+        return snapshot
     }
 
     /// Whether the kit's zones are on this board: they sit on the default board only.

@@ -64,6 +64,9 @@ extension BoardTransaction {
                 newIDs.append(newID)
             }
             try journalInsertion(of: newIDs)
+            for (source, copy) in zip(sources, newIDs) {
+                if let board = try StoreQueries.board(ofList: source.listID, db), board != boardID { try carryLabels(of: copy, from: board) }
+            }
             return newIDs
         }
     }

@@ -50,6 +50,10 @@ extension BoardTransaction {
                 if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
             }
             for (id, state) in zip(ids, before) { journal.append(.item(before: state, after: try itemState(id))) }
+            // After the move's own history: undo takes the labels back first, then the move.
+            for item in items {
+                if let board = boardOfList[item.listID], board != boardID { try carryLabels(of: item.id, from: board) }
+            }
         }
     }
 

@@ -39,7 +39,9 @@ extension BoardTransaction {
                 items += try firstRows(listID: list.id, containerID: row.id, limit: limit(row.id))
             }
         }
-        return BoardSnapshot(version: baseVersion, lists: lists, items: items, counts: counts)
+        var snapshot = BoardSnapshot(version: baseVersion, lists: lists, items: items, counts: counts)
+        snapshot.labels = try labels()
+        return snapshot
     }
 
     /// Up to `limit` rows of a list (top level when `containerID` is nil) after the row `after`

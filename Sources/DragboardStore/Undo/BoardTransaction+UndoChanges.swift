@@ -8,7 +8,7 @@ extension BoardTransaction {
         if effects.boardGone { return [BoardChange(kind: .gone, item: boardID)] }
         var changes: [BoardChange] = []
         if effects.boardTitle != nil { changes.append(BoardChange(kind: .title, item: boardID)) }
-        if !effects.lists.isEmpty { changes.append(BoardChange(kind: .resync, item: BoardKit.listsTargetID)) }
+        if !effects.lists.isEmpty || effects.labels { changes.append(BoardChange(kind: .resync, item: BoardKit.listsTargetID)) }
         var inserts: [(list: String, index: Int, id: String)] = []
         var containers: [String] = []
         for id in Set(effects.items).sorted() {

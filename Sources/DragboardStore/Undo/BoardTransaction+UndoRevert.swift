@@ -14,6 +14,8 @@ package struct UndoEffects {
     package var zones: Set<String> = []
     package var boardTitle: String?
     package var boardGone = false
+    /// The board's labels changed: every card wearing one is shown again.
+    package var labels = false
     /// Images whose records came back (their files must come back from `removed/`).
     package var restoredImages: [String] = []
     /// Images whose records went (their files go to `removed/`).

@@ -58,6 +58,10 @@ extension BoardTransaction {
         if let expected {
             guard let title else { throw UndoRefusal(reason: "The board “\(name)” was deleted by someone else since") }
             guard title == expected.title else { throw UndoRefusal(reason: "The board “\(name)” was renamed by someone else since") }
+            if let labels = expected.labels, target != nil,
+               try db.fetchOne(String.self, sql: "SELECT labels FROM board WHERE id = ?", arguments: [id]) != labels {
+                throw UndoRefusal(reason: "The labels of “\(name)” were changed by someone else since")
+            }
         }
         guard let target else {
             guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM list WHERE boardID = ? LIMIT 1", arguments: [id]) == nil else {
@@ -72,6 +76,11 @@ extension BoardTransaction {
         try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, ?, 0) ON CONFLICT (id) DO NOTHING",
                        arguments: [id, target.title, target.version])
         try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [target.title, id])
+        if let color = target.color { try db.execute(sql: "UPDATE board SET color = ? WHERE id = ?", arguments: [color, id]) }
+        if let labels = target.labels {
+            try db.execute(sql: "UPDATE board SET labels = ? WHERE id = ?", arguments: [labels, id])
+            effects.labels = true
+        }
         effects.boardTitle = target.title
     }
 

@@ -30,11 +30,14 @@ struct UndoListState: Codable, Sendable, Equatable {
     var next: String?
 }
 
-/// A board's own row.
+/// A board's own row. `color` and `labels` (the board's labels as stored) are nil in a change
+/// that does not touch them (a rename) and in entries written before boards had them.
 struct UndoBoardState: Codable, Sendable, Equatable {
     var id: String
     var title: String
     var version: Int
+    var color: String? = nil
+    var labels: String? = nil
 }
 
 /// A stored image's record (its file lives in the image folder, or in `removed/` while only the
