@@ -4,6 +4,9 @@ import NIOCore
 /// PostgreSQL (or the way to it) gave no answer within the store's deadline.
 struct PostgresDeadlineExceeded: Error {}
 
+/// The connection closed while a request waited for its answer (the server ended it).
+struct PostgresConnectionClosed: Error {}
+
 extension EventLoopFuture where Value: Sendable {
     /// Blocks until the future completes, or fails with ``PostgresDeadlineExceeded`` once
     /// `deadline` has passed.

@@ -140,15 +140,32 @@ final class PooledConnection: @unchecked Sendable {
     /// PostgreSQL's answer to `request`, waited for at most ``answerDeadline``.
     /// - Throws: ``StoreError/unavailable(_:)`` when the deadline passes.
     /// Once a deadline has passed, every later request fails at once: the connection is given up.
+    /// - Throws: ``PostgresConnectionClosed`` as soon as the connection is seen closed while it
+    ///   waits (the server ended it: PostgresNIO would never answer), not at the deadline.
     func answer<Value: Sendable>(_ request: @autoclosure () -> EventLoopFuture<Value>) throws -> Value {
         guard !unanswered else { throw noAnswer }
-        do {
-            return try request().wait(atMost: answerDeadline)
-        } catch is PostgresDeadlineExceeded {
-            unanswered = true
-            throw noAnswer
+        let future = request()
+        var waited = TimeAmount.zero
+        while true {
+            // In slices: a server that ended this connection between its lending and this request
+            // (a restart, `pg_terminate_backend`) is noticed within a slice, and the caller may
+            // try another connection instead of waiting out the deadline.
+            let slice = min(Self.closedCheckInterval, answerDeadline - waited)
+            do {
+                return try future.wait(atMost: slice)
+            } catch is PostgresDeadlineExceeded {
+                waited = waited + slice
+                if connection.isClosed { throw PostgresConnectionClosed() }
+                guard waited < answerDeadline else {
+                    unanswered = true
+                    throw noAnswer
+                }
+            }
         }
     }
+
+    /// How often a wait for an answer looks whether the connection closed meanwhile.
+    static let closedCheckInterval = TimeAmount.milliseconds(250)
 
     private var noAnswer: StoreError {
         let milliseconds = answerDeadline.nanoseconds / 1_000_000

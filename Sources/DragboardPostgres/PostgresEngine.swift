@@ -97,6 +97,11 @@ final class PostgresEngine: StoreEngine {
                     }
                     return outcome
                 }.get()
+            } catch is PostgresConnectionClosed {
+                // Ended by the server after `BEGIN` was answered: the transaction rolled back with it
+                // (or, at a `COMMIT` that lost its answer, committed: a retry of the same operation id
+                // is then answered from its record).
+                throw StoreError.unavailable("PostgreSQL closed the connection in the middle of a change; try again")
             } catch let closed as ClosedConnection {
                 guard attempts <= pool.maximumConnections else {
                     throw StoreError.unavailable("PostgreSQL closed every connection (\(String(reflecting: closed.underlying).prefix(200)))")

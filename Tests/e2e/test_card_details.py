@@ -181,3 +181,35 @@ def test_the_filter_finds_cards_by_their_description_and_labels(page, server):
     field.fill("nordic")    # a label's name
     expect(row(page, "places", "Lisbon")).to_have_attribute("data-filtered-out", "")
     expect(row(page, "places", "Oslo")).not_to_have_attribute("data-filtered-out", "")
+
+
+def test_on_a_phone_the_card_is_a_whole_screen_and_its_badges_fit(browser, server, console_errors):
+    """390×844, touch: a tap opens the card as a dialog inside the screen, every control a finger's
+    size; the tile's badges stay inside the screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = console_errors.watch(context.new_page())
+    try:
+        page.goto(server.demo)
+        page.wait_for_function(READY)
+        add_label(page, "A label with a long name", "purple")
+        tile = row(page, "cat-1", "Ball of yarn")
+        tile.locator(".title").tap()
+        dialog = page.locator(f"{DIALOG}[open]")
+        save_details(dialog, "Notes", "2099-01-01", ("A label with a long name",))
+        dialog.locator('form[data-form="new-check"] input[name="title"]').fill("One")
+        dialog.locator('form[data-form="new-check"] input[name="title"]').press("Enter")
+        expect(dialog.locator("[data-check]")).to_have_count(1)
+        frame = dialog.bounding_box()
+        assert frame["x"] >= 0 and frame["y"] >= 0 and frame["x"] + frame["width"] <= 390 and frame["y"] + frame["height"] <= 844
+        for control in dialog.locator('button:visible, input[type="checkbox"]:visible').all():
+            size = control.bounding_box()
+            if control.get_attribute("type") == "checkbox":
+                size = control.locator("xpath=..").bounding_box()   # a checkbox's target is its label
+            assert size["height"] >= 44, f"{control.evaluate('(element) => element.outerHTML.slice(0, 80)')} is {size['height']} px high"
+        dialog.locator('[data-action="close-card"]').tap()
+        for badge in tile.locator("[data-badge]").all():
+            edge = badge.bounding_box()
+            assert edge["x"] >= 0 and edge["x"] + edge["width"] <= 390, f"a badge leaves the screen: {edge}"
+    finally:
+        context.close()
+    assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"

@@ -2,7 +2,8 @@
 renders, as a browser receives it: the index, the demo board, a board made here with a list and a card (with
 a description, a due date and a checklist), a viewer's read-only board, the move page, the card page (an
 editor's and a viewer's), the members and activity pages, the sign-in page
-(blank and after a failed sign-in) and a browser's error page. 0 errors.
+(blank and after a failed sign-in), a browser's error page, the board saying what a plain form did, a
+deletion's question and a refused form's page. 0 errors.
 
 The pages are fetched over HTTP (no page is rendered: the checker reads the server's markup, not the DOM
 the scripts make of it) and checked in one run of the checker: a JVM start costs seconds, a page ~0.1 s."""
@@ -80,9 +81,11 @@ def test_every_page_is_valid_html(accounts_server, clients, tmp_path):
     post(admin, f"/boards/{board}/lists/{list_id}/items", csrf=token, op=op_of(page, "new-item"), title="Card & <co>")
     item = re.search(r'data-item="([^"]+)"', admin.get(f"/boards/{board}").text()).group(1)
     # The card with a description, a due date and a checklist item: its page, dialog and badges show them all.
+    post(admin, f"/boards/{board}/labels", csrf=token, name="Soon <b>", color="orange")
+    label = re.search(r'data-label="([^"]+)"', admin.get(f"/boards/{board}").text()).group(1)
     card = admin.get(f"/boards/{board}/cards/{item}").text()
-    post(admin, f"/boards/{board}/cards/{item}", csrf=token, op=op_of(card, "card-details"), title="Card & <co>",
-         description="Line one <b>\nLine two & more", due="2031-02-03")
+    saved = post(admin, f"/boards/{board}/cards/{item}", csrf=token, op=op_of(card, "card-details"), title="Card & <co>",
+                 description="Line one <b>\nLine two & more https://example.com/a?b=1&c=2", due="2031-02-03", label=label)
     card = admin.get(f"/boards/{board}/cards/{item}").text()
     post(admin, f"/boards/{board}/cards/{item}/checks", csrf=token, op=op_of(card, "new-check"), title="Check <it>")
     server.users("add", "viewer", password=PASSWORD)
@@ -104,6 +107,7 @@ def test_every_page_is_valid_html(accounts_server, clients, tmp_path):
         "demo activity page": (admin, "/boards/demo/activity", 200),
         "sign-in page": (stranger, "/login", 200),
         "error page": (admin, "/boards/no-such-board", 404),
+        "board saying what a form did": (admin, f"/boards/{board}?done={saved.rsplit('done=', 1)[1]}", 200),
     }
     problems, files, names = [], [], {}
     for number, (name, (client, path, status)) in enumerate(pages.items()):
@@ -121,6 +125,20 @@ def test_every_page_is_valid_html(accounts_server, clients, tmp_path):
     files.append(tmp_path / "failed-sign-in.html")
     files[-1].write_text(failed.text())
     names[files[-1].name] = f"the sign-in page after a failed sign-in ({failed.status})"
+
+    # Pages a plain form's post answers with: a deletion's question, and a refusal with a way back.
+    page = admin.get(f"/boards/{board}").text()
+    for name, path, form, status in [
+        ("a deletion's question", f"/boards/{board}/lists/{list_id}/delete", {"op": op_of(page, "delete-list")}, 200),
+        ("a refused form", f"/boards/{board}/lists/{list_id}/items", {"op": op_of(page, "new-item"), "title": " "}, 400),
+    ]:
+        answer = admin.post(path, max_redirects=0, form={"csrf": token, **form}, headers={"Referer": f"{server.url}/boards/{board}"})
+        if answer.status != status:
+            problems.append(f"{name} ({path}): {answer.status}, expected {status}")
+            continue
+        files.append(tmp_path / f"post-{len(files)}.html")
+        files[-1].write_text(answer.text())
+        names[files[-1].name] = f"{name} ({path})"
 
     for message in validate(files):
         if message["type"] in ("error", "non-document-error") or message.get("subType") == "fatal":
