@@ -42,7 +42,9 @@ export function initCards(root, view) {
   /** Puts fetched details in the dialog, keeping focus in the field it was in. */
   function fill(details) {
     const focused = dialog.contains(document.activeElement) ? document.activeElement : null;
-    const where = focused && { form: focused.form?.dataset.form, name: focused.name };
+    // What is being typed in the field with the focus (not yet sent) is kept in its new copy.
+    const where = focused && { form: focused.form?.dataset.form, name: focused.name,
+      typed: focused.matches('textarea, input:not([type="hidden"]):not([type="checkbox"])') && focused.value !== focused.defaultValue ? focused.value : null };
     const closer = document.createElement('button');
     Object.assign(closer, { type: 'button', className: 'dialog-close', textContent: '×' });
     closer.dataset.action = 'close-card';
@@ -50,7 +52,10 @@ export function initCards(root, view) {
     dialog.replaceChildren(closer, document.importNode(details, true));
     dialog.setAttribute('aria-labelledby', dialog.querySelector('h1')?.id ?? '');
     markDueDates(dialog);
-    if (where?.form) dialog.querySelector(`form[data-form="${where.form}"] [name="${where.name}"]`)?.focus();
+    const again = where?.form ? dialog.querySelector(`form[data-form="${where.form}"] [name="${where.name}"]`) : null;
+    if (again && where.typed != null && !submittedFrom(where.form)) again.value = where.typed;
+    again?.focus();
+    sentForm = null;
   }
 
   function close() {
@@ -105,7 +110,10 @@ export function initCards(root, view) {
   root.addEventListener('click', onClick);
   root.addEventListener('keydown', onKeyDown);
   dialog.addEventListener('close', () => { open = null; });
-  dialog.addEventListener('submit', () => { submitted = true; });
+  /** The form last sent from the dialog: its fields start empty again when its answer shows. */
+  let sentForm = null;
+  const submittedFrom = (kind) => sentForm === kind;
+  dialog.addEventListener('submit', (event) => { submitted = true; sentForm = event.target.dataset?.form ?? null; });
   board.addEventListener(BOARD_CHANGED, refresh);
   board.addEventListener(BOARD_CHANGED, refreshLabelsMenu);
   board.addEventListener(ROWS_LOADED, () => markDueDates(board));

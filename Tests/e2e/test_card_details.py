@@ -196,6 +196,7 @@ def test_on_a_phone_the_card_is_a_whole_screen_and_its_badges_fit(browser, serve
         tile.locator(".title").tap()
         dialog = page.locator(f"{DIALOG}[open]")
         save_details(dialog, "Notes", "2099-01-01", ("A label with a long name",))
+        expect(dialog.locator(".description-text")).to_have_text("Notes")   # the saved card is shown
         dialog.locator('form[data-form="new-check"] input[name="title"]').fill("One")
         dialog.locator('form[data-form="new-check"] input[name="title"]').press("Enter")
         expect(dialog.locator("[data-check]")).to_have_count(1)
