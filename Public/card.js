@@ -3,7 +3,7 @@
 // Plain click (or `o`) on a card opens it; Ctrl/⌘/Shift-click only select.
 
 import { BOARD_CHANGED, ROWS_LOADED } from './events.js';
-import { CARD_DETAILS, CARD_DIALOG, CHECK, CHECKS, DUE_DATE, LABELS_MENU, ROW } from './selectors.js';
+import { CARD_DETAILS, CARD_LINK, CHECK, CHECKS, DUE_DATE, LABELS_MENU, ROW } from './selectors.js';
 
 /** Starts card opening on the board page `root`; returns the cleanup. */
 export function initCards(root, view) {
@@ -88,7 +88,7 @@ export function initCards(root, view) {
 
   function onClick(event) {
     if (event.target.closest('[data-action="close-card"]')) { close(); return; }
-    const link = event.target.closest('a[data-action="open-card"]');
+    const link = event.target.closest(CARD_LINK);
     if (link && !(event.ctrlKey || event.metaKey || event.shiftKey)) {   // a modified click opens the page in a tab, as any link
       event.preventDefault();
       show(link.closest(ROW).dataset.item);

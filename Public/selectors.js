@@ -165,6 +165,8 @@ export const ACTIVITY_LIST = '[data-activity-list]';
 
 /** The dialog that shows an open card, made by card.js inside the board. */
 export const CARD_DIALOG = 'dialog[data-dialog="card"]';
+/** A tile's link to its card's page (what opens it without JavaScript). */
+export const CARD_LINK = 'a.row-open';
 /** A card's details as its page renders them (`data-card` is the card's id). */
 export const CARD_DETAILS = 'article[data-card]';
 /** A card's checklist, and one item of it (`data-check` is its id). */
