@@ -31,7 +31,7 @@ extension BoardService {
     }
 
     /// A deletion a plain form asked for: the question first, unless it was answered (`confirmed`)
-    /// or a script asks (it confirms in the page). `count`: what goes with it, in words.
+    /// or a script asks (it confirms in the page). `consequence`: what goes with it, in words.
     static func confirmation(_ request: Request, fields: [String: String], question: String, consequence: String, answer: String,
                              back: String, renderer: BoardRenderer) -> Response? {
         guard fields["confirmed"] != "yes", request.headers["Accept"]?.contains("application/json") != true else { return nil }
