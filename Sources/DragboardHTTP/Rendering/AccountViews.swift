@@ -65,9 +65,14 @@ struct ActivityView {
     init(_ activity: Activity) {
         seq = activity.seq
         words = activity.words
-        iso = activity.date.formatted(.iso8601)
-        // "2026-11-26T14:05:09Z" → "2026-11-26 14:05 UTC", without a DateFormatter per entry.
-        when = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC"
+        (iso, when) = Self.shown(activity.date)
+    }
+
+    /// A moment as pages show it: ISO 8601 (UTC) for `<time datetime>`, and "2026-11-26 14:05 UTC"
+    /// to read ("2026-11-26T14:05:09Z" cut up, without a DateFormatter per entry).
+    static func shown(_ date: Date) -> (iso: String, when: String) {
+        let iso = date.formatted(.iso8601)
+        return (iso, "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC")
     }
 }
 

@@ -162,9 +162,7 @@ struct IndexView {
             color = board.color.rawValue
             (lists, cards) = counts
             (oneList, oneCard) = (counts.lists == 1, counts.cards == 1)
-            let date = Date(timeIntervalSince1970: board.activity)
-            iso = date.formatted(.iso8601)
-            when = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC"
+            (iso, when) = ActivityView.shown(Date(timeIntervalSince1970: board.activity))
         }
     }
 

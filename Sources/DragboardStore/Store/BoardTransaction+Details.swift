@@ -22,21 +22,21 @@ extension BoardTransaction {
 
     /// Replaces this board's labels.
     public func setLabels(_ labels: BoardLabels) throws {
-        let before = try boardState()
-        guard before.labels != labels.json else { return }
-        try db.execute(sql: "UPDATE board SET labels = ? WHERE id = ?", arguments: [labels.json, boardID])
-        var after = before
-        after.labels = labels.json
-        journal.append(.board(before: before, after: after))
+        try setBoard(\.labels, column: "labels", to: labels.json)
     }
 
     /// Gives this board another colour on the index.
     public func setColor(_ color: PaletteColor) throws {
+        try setBoard(\.color, column: "color", to: color.rawValue)
+    }
+
+    /// Writes one of the board's own columns (no write when unchanged) and its undo entry.
+    private func setBoard(_ field: WritableKeyPath<UndoBoardState, String?>, column: String, to value: String) throws {
         let before = try boardState()
-        guard before.color != color.rawValue else { return }
-        try db.execute(sql: "UPDATE board SET color = ? WHERE id = ?", arguments: [color.rawValue, boardID])
+        guard before[keyPath: field] != value else { return }
+        try db.execute(sql: "UPDATE board SET \(column) = ? WHERE id = ?", arguments: [value, boardID])
         var after = before
-        after.color = color.rawValue
+        after[keyPath: field] = value
         journal.append(.board(before: before, after: after))
     }
 

@@ -64,8 +64,12 @@ extension BoardTransaction {
                 newIDs.append(newID)
             }
             try journalInsertion(of: newIDs)
-            for (source, copy) in zip(sources, newIDs) {
-                if let board = try StoreQueries.board(ofList: source.listID, db), board != boardID { try carryLabels(of: copy, from: board) }
+            // Copies from another board wear this board's labels (one lookup per list copied from:
+            // a copy within a board, most of them, asks once).
+            var boardOfList: [String: String?] = [:]
+            for (source, copy) in zip(sources, newIDs) where CardDetails.of(payload: source.payload).labels.isEmpty == false {
+                if boardOfList[source.listID] == nil { boardOfList[source.listID] = try StoreQueries.board(ofList: source.listID, db) }
+                if let board = boardOfList[source.listID] ?? nil, board != boardID { try carryLabels(of: copy, from: board) }
             }
             return newIDs
         }
