@@ -116,13 +116,29 @@ export function initCards(root, view) {
   dialog.addEventListener('submit', (event) => { submitted = true; sentForm = event.target.dataset?.form ?? null; });
   board.addEventListener(BOARD_CHANGED, refresh);
   board.addEventListener(BOARD_CHANGED, refreshLabelsMenu);
+  board.addEventListener('toggle', onToggle, true);   // `toggle` does not bubble
   board.addEventListener(ROWS_LOADED, () => markDueDates(board));
   const stopChecklistDrags = initChecklistDrags(dialog, view);
   markDueDates(board);
 
-  /** The labels menu after labels changed (a resync of the board's lists says so). */
-  async function refreshLabelsMenu(event) {
-    if (!event.detail?.lists) return;   // only a read of the board's lists (a resync) can bring new labels
+  /**
+   * The labels menu, drawn again from the board's page when labels may have changed (a read of
+   * the board's lists, a resync, says so): at once when it is open, else when it is next opened,
+   * so a resync for a list change costs no page fetch.
+   */
+  let labelsStale = false;
+  function refreshLabelsMenu(event) {
+    if (!event.detail?.lists) return;
+    labelsStale = true;
+    if (board.querySelector(LABELS_MENU)?.open) redrawLabelsMenu();
+  }
+
+  function onToggle(event) {
+    if (labelsStale && event.target.matches?.(LABELS_MENU) && event.target.open) redrawLabelsMenu();
+  }
+
+  async function redrawLabelsMenu() {
+    labelsStale = false;
     const menu = board.querySelector(LABELS_MENU);
     if (!menu) return;
     const response = await fetch(`/boards/${encodeURIComponent(boardID)}`, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
@@ -138,6 +154,7 @@ export function initCards(root, view) {
     root.removeEventListener('keydown', onKeyDown);
     board.removeEventListener(BOARD_CHANGED, refresh);
     board.removeEventListener(BOARD_CHANGED, refreshLabelsMenu);
+    board.removeEventListener('toggle', onToggle, true);
     stopChecklistDrags();
     dialog.remove();
   };
