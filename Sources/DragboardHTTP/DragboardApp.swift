@@ -61,6 +61,7 @@ public final class DragboardApp: Sendable {
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedHosts = options.allowedHosts
+        configuration.errorPage = { error, request in BoardService.errorPage(error, back: BoardService.referringPage(request)) }
         // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
         // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share
         // a commit. Waiting threads cost no CPU, so there are enough for every client to be in flight.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Glibc
 import Logging
+import Synchronization
 
 /// The C callbacks given to libmicrohttpd. They are static members of a type (never closures in top-level code,
 /// which Swift 6 would isolate to the main actor) and reach Swift objects only through their context pointers.
@@ -10,7 +11,7 @@ enum Callbacks {
         guard let context, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
         guard let stored = requestContext.pointee else {
-            let state = core.begin(connection, url: String(cString: url), method: method, version: version)
+            let state = core.begin(connection, url: url, method: method, version: version)
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             return .YES
         }
@@ -51,6 +52,19 @@ enum Callbacks {
         }
     }
 
+    /// `MHD_OPTION_URI_LOG_CALLBACK`: called once the request line is parsed, before libmicrohttpd splits the
+    /// query off the target. Notes the target's length (a raw NUL in it shortens it; see
+    /// ``ServerCore/targetHasNUL(_:url:version:)``) and which thread parses the rest of the head.
+    /// Returns no request context, so the access handler's first call still starts the request.
+    static let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        _, uri, connection in
+        guard let uri, let connection, let stored = cmhd_socket_context(connection) else { return nil }
+        let entry = Unmanaged<ConnectionTracker.Entry>.fromOpaque(stored).takeUnretainedValue()
+        entry.targetLength.store(strlen(uri), ordering: .relaxed)
+        entry.parsingThread.store(UInt(pthread_self()), ordering: .relaxed)
+        return nil
+    }
+
     /// `MHD_KeyValueIterator` appending each value to the `HTTPHeaders` behind `context`.
     static let collectValue: MHD_KeyValueIterator = { context, _, key, value in
         guard let context, let key else { return .YES }
@@ -85,7 +99,9 @@ enum Callbacks {
         var buffer = [CChar](repeating: 0, count: 512)
         _ = vsnprintf(&buffer, buffer.count, format, arguments)
         let message = String(cStringBuffer: buffer).trimmingSpaces().split(separator: "\n").joined(separator: " ")
-        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().logger.warning("libmicrohttpd: \(message)")
+        let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+        core.logger.warning("libmicrohttpd: \(message)")
+        core.libraryRefusedHead(message)
     }
 }
 

@@ -34,8 +34,13 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     /// The JSON error response with this error's status.
     public var response: Response {
-        var response = page.map { Response.html($0, status: status) }
-            ?? Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(jsonBody))
+        var response: Response
+        if let page {
+            response = .html(page, status: status)
+        } else {
+            response = Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(jsonBody))
+            response.problem = self
+        }
         for (name, value) in headers { response.headers[name] = value }
         return response
     }

@@ -54,6 +54,9 @@ extension HTTPServer {
         public var bulkQueueLimit: Int
         /// Headers added to every response whose handler did not set the same name.
         public var defaultHeaders: HTTPHeaders
+        /// The page a browser (``Request/prefersHTML``) gets for an error answered as JSON to other clients:
+        /// the server's own (404, 405, 400 framing, 413, 429, 503) and those thrown by handlers.
+        public var errorPage: HTTPError.PageRenderer
 
         /// The default security headers: a strict Content-Security-Policy, `nosniff`, `DENY` framing and a
         /// same-origin referrer policy.
@@ -84,7 +87,8 @@ extension HTTPServer {
             eventStreamMaxAge: Duration? = .seconds(600),
             bulkWorkers: Int = 1,
             bulkQueueLimit: Int = 32,
-            defaultHeaders: HTTPHeaders = Configuration.securityHeaders
+            defaultHeaders: HTTPHeaders = Configuration.securityHeaders,
+            errorPage: @escaping HTTPError.PageRenderer = HTTPError.plainPage
         ) {
             self.host = host
             self.port = port
@@ -103,6 +107,7 @@ extension HTTPServer {
             self.bulkWorkers = bulkWorkers
             self.bulkQueueLimit = bulkQueueLimit
             self.defaultHeaders = defaultHeaders
+            self.errorPage = errorPage
         }
     }
 

@@ -36,6 +36,11 @@ extension HTTPServer {
                     value: unsafeBitCast(Callbacks.connectionChanged, to: Int.self),
                     ptr_value: context
                 ),
+                MHD_OptionItem(
+                    option: .URI_LOG_CALLBACK,
+                    value: unsafeBitCast(Callbacks.requestLine, to: Int.self),
+                    ptr_value: context
+                ),
                 // Not strict (0): its two checks are made in Swift, with JSON errors (see ServerCore+Admission).
                 Self.option(.STRICT_FOR_CLIENT, 0),
                 MHD_OptionItem(

@@ -6,6 +6,8 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: Body
+    /// The error whose JSON this body is, so the server can answer a browser with its HTML page instead.
+    var problem: HTTPError?
 
     /// A response body.
     public enum Body: Sendable {

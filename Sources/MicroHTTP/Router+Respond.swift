@@ -58,8 +58,8 @@ extension Router {
     }
 
     static func methodNotAllowed(_ method: HTTPMethod, allow: [HTTPMethod]) -> Response {
-        var response = HTTPError.methodNotAllowed(method).response
-        response.headers["Allow"] = allow.map(\.rawValue).joined(separator: ", ")
-        return response
+        var error = HTTPError.methodNotAllowed(method)
+        error.headers["Allow"] = allow.map(\.rawValue).joined(separator: ", ")
+        return error.response
     }
 }

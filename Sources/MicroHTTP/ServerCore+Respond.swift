@@ -22,6 +22,10 @@ extension ServerCore {
 
     /// Queues `response` on the connection (adding the default headers) and writes the access-log line.
     func respond(_ response: Response, to state: RequestState, on connection: OpaquePointer) {
+        if let problem = response.problem, state.request.prefersHTML {
+            respond(problem.pageResponse(for: state.request, render: configuration.errorPage), to: state, on: connection)
+            return
+        }
         state.responded = true
         var headers = response.headers
         var stream: EventStream?
@@ -38,10 +42,9 @@ extension ServerCore {
             mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_MUST_COPY)
         case .eventStream:
             let eventStream = EventStream(connection: ConnectionHandle(raw: connection), registry: streams)
-            if let refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-") {
-                var refused = refusal.response
-                refused.headers["Retry-After"] = "5"
-                respond(refused, to: state, on: connection)
+            if var refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-") {
+                refusal.headers["Retry-After"] = refusal.headers["Retry-After"] ?? "5"
+                respond(refusal.response, to: state, on: connection)
                 return
             }
             headers["Content-Type"] = headers["Content-Type"] ?? "text/event-stream"

@@ -47,10 +47,11 @@ final class ServerCore: Sendable {
     /// static files, refused uploads).
     func begin(
         _ connection: OpaquePointer,
-        url: String,
+        url rawURL: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
         version: UnsafePointer<CChar>?
     ) -> RequestState {
+        let url = String(cString: rawURL)
         let tracked = cmhd_socket_context(connection).map { Unmanaged<ConnectionTracker.Entry>.fromOpaque($0).takeUnretainedValue() }
         if let tracked { connections.headArrived(tracked) }
         var request = Request(method: HTTPMethod(rawValue: String(cString: method)), path: PercentDecoding.decode(url))
@@ -65,7 +66,13 @@ final class ServerCore: Sendable {
         let state = RequestState(id: requestCounter.add(1, ordering: .relaxed).newValue, request: request)
         state.connection = tracked
 
-        if let refusal = admissionError(connection, target: url, method: method, version: version, headers: request.headers) {
+        var refusal = admissionError(connection, target: url, method: method, version: version, headers: request.headers)
+        if refusal == nil, let tracked, targetHasNUL(tracked, url: rawURL, version: version) {
+            refusal = .badRequest("The request target must not contain a NUL byte.")
+        } else if refusal == nil, request.path.utf8.contains(0) {
+            refusal = .badRequest("The path must not contain %00 (a NUL byte).")
+        }
+        if let refusal {
             var response = refusal.response
             response.headers["Connection"] = "close"  // what follows this head cannot be trusted either
             respond(response, to: state, on: connection)
@@ -75,6 +82,8 @@ final class ServerCore: Sendable {
         // without one it waits for the next call, so the connection stays alive.
         let hasBody = request.headers["Content-Length"].map { $0.trimmingSpaces() != "0" } ?? request.headers.contains("Transfer-Encoding")
         switch router.resolve(method: request.method, rawPath: url) {
+        case .notFound where request.prefersHTML:
+            answer(.response(HTTPError.notFound.response), hasBody: hasBody, state: state, on: connection)
         case .notFound:
             answer(notFound.map { .prepared($0) } ?? .response(HTTPError.notFound.response), hasBody: hasBody, state: state, on: connection)
         case .methodNotAllowed(let allow):

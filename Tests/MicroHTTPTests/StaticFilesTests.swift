@@ -130,14 +130,15 @@ import Testing
         "/static/",
         "/static",
     ])
-    func traversalAttemptsAre404(path: String) throws {
+    func traversalAttemptsAreRefused(path: String) throws {
         let fixture = try Fixture()
         try withServer(try makeRouter(fixture)) { server in
             let connection = try TestConnection(port: server.port)
             try connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let raw = try connection.readUntilClosed()
             let text = String(decoding: raw, as: UTF8.self)
-            #expect(text.hasPrefix("HTTP/1.1 404"), "\(path) → \(text.prefix(40))")
+            // A NUL byte (%00) is refused as a bad request before any route or file is looked at.
+            #expect(text.hasPrefix(path.contains("%00") ? "HTTP/1.1 400" : "HTTP/1.1 404"), "\(path) → \(text.prefix(40))")
             #expect(!text.contains(StaticFilesTests.secret))
             #expect(!text.contains("root:"))
         }
