@@ -1,12 +1,15 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -90,6 +93,43 @@ cmhd_head_complete(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return (NULL != info && info->header_size > 0) ? 1 : 0;
+}
+
+/// Adds `fd` to the epoll set `epfd`, reporting once (one-shot) when its peer hangs up or it fails;
+/// `token` comes back from `cmhd_hangups`. Returns 0 on success, -1 otherwise.
+static inline int
+cmhd_watch_hangup(int epfd, int fd, uint64_t token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof(event));
+    event.events = EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLONESHOT;
+    event.data.u64 = token;
+    if (0 == epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event)) return 0;
+    /* A kept-alive connection that carried an earlier stream is still in the set: re-arm it. */
+    return (EEXIST == errno) ? epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event) : -1;
+}
+
+/// Collects, without waiting, the tokens of watched sockets whose peer hung up (at most `capacity`).
+/// Returns how many were written, 0 when none.
+static inline int
+cmhd_hangups(int epfd, uint64_t *tokens, int capacity) {
+    struct epoll_event events[64];
+    int wanted = capacity < 64 ? capacity : 64;
+    int count = epoll_wait(epfd, events, wanted, 0);
+    for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
+    return count < 0 ? 0 : count;
+}
+
+/// Raises this process's soft limit on open files to its hard limit (a server holding thousands of
+/// connections needs more than the usual 1,024). Returns the new soft limit, or -1.
+static inline long
+cmhd_raise_open_file_limit(void) {
+    struct rlimit limit;
+    if (0 != getrlimit(RLIMIT_NOFILE, &limit)) return -1;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (0 != setrlimit(RLIMIT_NOFILE, &limit)) return -1;
+    }
+    return (RLIM_INFINITY == limit.rlim_cur) ? (1L << 20) : (long) limit.rlim_cur;
 }
 
 /// The soft limit on open files of this process (`RLIMIT_NOFILE`), or -1 if unknown.

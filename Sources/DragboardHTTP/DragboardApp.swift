@@ -26,6 +26,8 @@ public final class DragboardApp: Sendable {
         public var templatesDirectory = "Templates"
         /// Quotas of stored images and live drag sessions.
         public var limits = BoardService.Limits()
+        /// Connections and live-update streams, in total and per address.
+        public var connectionLimits = ConnectionLimits()
         /// How people sign in. Whether a server with no accounts serves anyone follows ``host``:
         /// only on loopback.
         public var signIn = SignInPolicy()
@@ -61,6 +63,7 @@ public final class DragboardApp: Sendable {
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedHosts = options.allowedHosts
+        options.connectionLimits.apply(to: &configuration)
         configuration.errorPage = { error, request in BoardService.errorPage(error, back: BoardService.referringPage(request)) }
         // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
         // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share

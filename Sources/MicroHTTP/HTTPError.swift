@@ -90,6 +90,16 @@ extension HTTPError {
         return error
     }
 
+    static func streamsReserved(lightUse: Int, retryAfter seconds: Int) -> HTTPError {
+        var error = HTTPError(
+            .tooManyRequests,
+            code: "streams_reserved",
+            message: "The server is nearly at its limit of live-update streams, so for now an address keeps at most \(lightUse); close a tab, or one ends within \(seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds")."
+        )
+        error.headers["Retry-After"] = String(seconds)
+        return error
+    }
+
     static func methodNotAllowed(_ method: HTTPMethod) -> HTTPError {
         HTTPError(.methodNotAllowed, code: "method_not_allowed", message: "\(method) is not allowed on this path.")
     }

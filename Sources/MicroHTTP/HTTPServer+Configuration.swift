@@ -1,9 +1,10 @@
 extension HTTPServer {
     /// Listening address, libmicrohttpd limits, abuse limits and default headers.
     ///
-    /// The defaults are sized for one machine serving browsers directly (no proxy in front): 40 client
-    /// addresses each at the per-IP limit (40 × 32 = 1,280) still leave room under the total (2,048)
-    /// for everyone else, and a connection that has not sent its whole request head within
+    /// The defaults are sized for one machine serving browsers directly (no proxy in front): libmicrohttpd
+    /// holds 16,384 connections (raised open-file limit permitting), so 250 client addresses each at the
+    /// per-IP limit (250 × 64) are needed to fill it; 4,096 of them may be live-update streams, the last
+    /// 512 kept for addresses with few; and a connection that has not sent its whole request head within
     /// ``requestHeadDeadline`` is closed, however slowly it trickles bytes.
     public struct Configuration: Sendable {
         /// The numeric IPv4 or IPv6 address to bind, `127.0.0.1` by default.
@@ -42,8 +43,12 @@ extension HTTPServer {
         /// Event streams open at once, in total; more get 503. Kept well under ``connectionLimit`` so idle
         /// live-update streams can never take every connection.
         public var maxEventStreams: Int
-        /// Event streams open at once from one client address; more get 429.
+        /// Event streams open at once from one client address; more get 429. A person with many tabs
+        /// needs one each, and several people may share an address (NAT, a proxy).
         public var maxEventStreamsPerAddress: Int
+        /// The last event-stream slots, kept for addresses holding fewer than 4 streams: however many
+        /// addresses fill their shares, a newcomer still gets its stream.
+        public var eventStreamReserve: Int
         /// The age at which the server ends an event stream; browsers' `EventSource` reconnects by itself,
         /// so a forgotten tab cannot hold a connection forever. `nil` keeps streams until they close.
         public var eventStreamMaxAge: Duration?
@@ -76,14 +81,15 @@ extension HTTPServer {
             allowedHosts: [String] = [],
             threadPoolSize: Int = 4,
             eventLoop: EventLoop = .poll,
-            connectionLimit: Int = 2048,
-            perIPConnectionLimit: Int = 32,
+            connectionLimit: Int = 16384,
+            perIPConnectionLimit: Int = 64,
             connectionMemoryLimit: Int = 64 * 1024,
             connectionTimeout: Int = 30,
             requestHeadDeadline: Duration? = .seconds(10),
             heartbeatInterval: Duration = .seconds(15),
-            maxEventStreams: Int = 256,
-            maxEventStreamsPerAddress: Int = 8,
+            maxEventStreams: Int = 4096,
+            maxEventStreamsPerAddress: Int = 32,
+            eventStreamReserve: Int = 512,
             eventStreamMaxAge: Duration? = .seconds(600),
             bulkWorkers: Int = 1,
             bulkQueueLimit: Int = 32,
@@ -103,6 +109,7 @@ extension HTTPServer {
             self.heartbeatInterval = heartbeatInterval
             self.maxEventStreams = maxEventStreams
             self.maxEventStreamsPerAddress = maxEventStreamsPerAddress
+            self.eventStreamReserve = eventStreamReserve
             self.eventStreamMaxAge = eventStreamMaxAge
             self.bulkWorkers = bulkWorkers
             self.bulkQueueLimit = bulkQueueLimit

@@ -56,10 +56,11 @@ extension HTTPServer {
         return (daemon, Int(cmhd_bind_port(daemon)))
     }
 
-    /// The configured connection limit, lowered to fit the process's open-file limit (with room for the
-    /// listening socket, databases and files); libmicrohttpd would otherwise fail `accept` with EMFILE.
+    /// The configured connection limit, lowered to fit the process's open-file limit (raised first to its
+    /// hard limit, and leaving room for the listening socket, databases and files); libmicrohttpd would
+    /// otherwise fail `accept` with EMFILE.
     private static func connectionLimit(_ configured: Int, logger core: ServerCore) -> Int {
-        let fileLimit = cmhd_open_file_limit()
+        let fileLimit = cmhd_raise_open_file_limit()
         let available = fileLimit > 0 ? max(16, fileLimit - 128) : configured
         if configured > available {
             core.logger.warning(

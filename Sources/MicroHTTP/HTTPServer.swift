@@ -119,10 +119,11 @@ public final class HTTPServer: Sendable {
         let streams = core.streams
         let connections = core.connections
         let heartbeat = Heartbeat(every: core.configuration.heartbeatInterval) { streams.heartbeat() }
-        // Head deadlines and stream ages are checked a few times per deadline, at least every 250 ms.
+        // Head deadlines, departed stream clients and stream ages are checked a few times per deadline, at least every 250 ms.
         let tick = min(.milliseconds(250), (core.configuration.requestHeadDeadline ?? .seconds(1)) / 4)
         let maintenance = Heartbeat(every: tick) {
             connections.reap()
+            streams.closeDeparted()
             streams.closeExpired()
         }
         return Running(daemon: daemon, context: context, port: port, heartbeat: heartbeat, maintenance: maintenance)

@@ -42,7 +42,7 @@ extension ServerCore {
             mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_MUST_COPY)
         case .eventStream:
             let eventStream = EventStream(connection: ConnectionHandle(raw: connection), registry: streams)
-            if var refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-") {
+            if var refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-", socket: cmhd_connection_fd(connection)) {
                 refusal.headers["Retry-After"] = refusal.headers["Retry-After"] ?? "5"
                 respond(refusal.response, to: state, on: connection)
                 return

@@ -25,6 +25,7 @@ final class ServerCore: Sendable {
             limits: .init(
                 total: max(0, configuration.maxEventStreams),
                 perAddress: max(0, configuration.maxEventStreamsPerAddress),
+                reserve: max(0, configuration.eventStreamReserve),
                 maxAge: configuration.eventStreamMaxAge
             )
         )

@@ -64,6 +64,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: "The most images the image well keeps.") var maxImages = BoardService.Limits().maximumImages
     @Option(help: "The most megabytes of images the image well keeps.") var maxImageStorage = BoardService.Limits().maximumImageBytes / 1024 / 1024
+    @Option(help: "The most connections at once (lowered to what the open-file limit allows).") var maxConnections = DragboardApp.ConnectionLimits().connections
+    @Option(help: "The most connections at once from one address.") var connectionsPerAddress = DragboardApp.ConnectionLimits().connectionsPerAddress
+    @Option(help: "The most live-update streams (open board tabs) at once.") var maxEventStreams = DragboardApp.ConnectionLimits().eventStreams
+    @Option(help: "The most live-update streams at once from one address.") var eventStreamsPerAddress = DragboardApp.ConnectionLimits().eventStreamsPerAddress
+    @Option(help: "The most live-update streams at once of one signed-in person.") var eventStreamsPerUser = BoardService.Limits().eventStreamsPerUser
+    @Option(help: "Live-update stream slots kept for addresses with fewer than 4 open, so a newcomer is served when others fill their shares.")
+    var eventStreamReserve = DragboardApp.ConnectionLimits().eventStreamReserve
+    @Option(help: "The most drags in progress at once.") var maxDrags = BoardService.Limits().sessions
+    @Option(help: "The most drags in progress at once from one address.") var dragsPerAddress = BoardService.Limits().sessionsPerAddress
+    @Option(help: "The most drags in progress at once of one signed-in person.") var dragsPerUser = BoardService.Limits().sessionsPerUser
+    @Option(help: "Drag slots kept for addresses with fewer than 16 drags in progress.") var dragReserve = BoardService.Limits().sessionReserve
     @Option(help: "How many rows of each list a page renders at first; the rest load as it scrolls.") var rowWindow = BoardKit.defaultRowWindow
     @Option(help: "Days a sign-in lasts without being used.") var sessionDays = SignInPolicy().sessionDays
     @Flag(help: "Marks the sign-in cookie Secure: for a server reached over HTTPS (behind a proxy that speaks it).") var secureCookies = false
@@ -73,6 +84,13 @@ struct ServeCommand: ParsableCommand {
         guard (1...10_000).contains(rowWindow) else { throw ValidationError("--row-window must be within 1...10000") }
         guard (1...3650).contains(sessionDays) else { throw ValidationError("--session-days must be within 1...3650") }
         guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
+        for (name, value) in [("--max-connections", maxConnections), ("--connections-per-address", connectionsPerAddress), ("--max-event-streams", maxEventStreams),
+                              ("--event-streams-per-address", eventStreamsPerAddress), ("--event-streams-per-user", eventStreamsPerUser),
+                              ("--max-drags", maxDrags), ("--drags-per-address", dragsPerAddress), ("--drags-per-user", dragsPerUser)] {
+            guard (1...1_000_000).contains(value) else { throw ValidationError("\(name) must be within 1...1000000") }
+        }
+        guard (0..<maxEventStreams).contains(eventStreamReserve) else { throw ValidationError("--event-stream-reserve must be at least 0 and less than --max-event-streams") }
+        guard (0..<maxDrags).contains(dragReserve) else { throw ValidationError("--drag-reserve must be at least 0 and less than --max-drags") }
     }
 
     func serve(until termination: borrowing TerminationSignals) throws {
@@ -94,6 +112,16 @@ struct ServeCommand: ParsableCommand {
         options.templatesDirectory = templates
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
+        options.limits.sessions = maxDrags
+        options.limits.sessionsPerAddress = dragsPerAddress
+        options.limits.sessionsPerUser = dragsPerUser
+        options.limits.sessionReserve = dragReserve
+        options.limits.eventStreamsPerUser = eventStreamsPerUser
+        options.connectionLimits.connections = maxConnections
+        options.connectionLimits.connectionsPerAddress = connectionsPerAddress
+        options.connectionLimits.eventStreams = maxEventStreams
+        options.connectionLimits.eventStreamsPerAddress = eventStreamsPerAddress
+        options.connectionLimits.eventStreamReserve = eventStreamReserve
         options.signIn.sessionDays = sessionDays
         options.signIn.secureCookies = secureCookies
         var kit = Showcase.kit

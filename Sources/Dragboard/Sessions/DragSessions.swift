@@ -14,6 +14,8 @@ public final class DragSessions: Sendable {
         let owner: String
         /// The network address that began it, when known.
         let address: String?
+        /// The signed-in person who began it, when accounts exist.
+        let user: String?
         package let engine: Mutex<SessionEngine>
         let started: ContinuousClock.Instant
         /// Data and files of a drop from outside; nil for drags that started in the app.
@@ -26,9 +28,10 @@ public final class DragSessions: Sendable {
         /// board, joins the session and its lists become the targets.
         package let dropBoard: Mutex<String>
 
-        init(token: String, owner: String, address: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
+        init(token: String, owner: String, address: String?, user: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
             self.token = token
             self.owner = owner
+            self.user = user
             self.board = board
             self.movesLists = movesLists
             self.dropBoard = Mutex(board)
@@ -50,19 +53,19 @@ public final class DragSessions: Sendable {
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
     /// digits, which survive as part of a DataTransfer type name.
-    package func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, payload: DropPayload? = nil,
+    package func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, user: String? = nil, payload: DropPayload? = nil,
                 board: String = BoardRecord.defaultID, movesLists: Bool = false) throws -> String {
         guard Self.isWellFormed(token) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
-        let entry = Entry(token: token, owner: owner, address: address, engine: engine, payload: payload, board: board, movesLists: movesLists)
+        let entry = Entry(token: token, owner: owner, address: address, user: user, engine: engine, payload: payload, board: board, movesLists: movesLists)
         let now = ContinuousClock.now
         try entries.withLock { entries in
             let expired = entries.values.filter { now - $0.started >= lifetime }
             expired.forEach { $0.payload?.discard() }
             if !expired.isEmpty { entries = entries.filter { now - $0.value.started < lifetime } }
             guard entries[token] == nil else { throw DragboardError.conflict("session token already in use") }
-            try checkLimits(entries.values, owner: owner, address: address)
+            try checkLimits(entries.values, owner: owner, address: address, user: user)
             entries[token] = entry
         }
         return token
@@ -70,7 +73,7 @@ public final class DragSessions: Sendable {
 
     /// Refuses a new session over a cap, naming the cap; unfinished drags end on `dragend`, so
     /// a browser reaching its cap has sessions it never ended.
-    private func checkLimits(_ live: Dictionary<String, Entry>.Values, owner: String, address: String?) throws {
+    private func checkLimits(_ live: Dictionary<String, Entry>.Values, owner: String, address: String?, user: String?) throws {
         let now = ContinuousClock.now
         guard live.count < limits.sessions else {
             let wait = retryAfter(live, now: now)
@@ -82,8 +85,21 @@ public final class DragSessions: Sendable {
             throw DragboardError.tooMany("this browser has \(limits.sessionsPerClient) unfinished drags, the limit; the oldest ends \(Self.within(wait))",
                                          retryAfter: wait)
         }
+        if let user {
+            let theirs = live.filter { $0.user == user }
+            if theirs.count >= limits.sessionsPerUser {
+                let wait = retryAfter(theirs, now: now)
+                throw DragboardError.tooMany("your account has \(limits.sessionsPerUser) unfinished drags, the limit; the oldest ends \(Self.within(wait))",
+                                             retryAfter: wait)
+            }
+        }
         if let address {
             let fromAddress = live.filter { $0.address == address }
+            if live.count >= limits.sessions - limits.sessionReserve, fromAddress.count >= BoardLimits.lightSessionUse {
+                let wait = retryAfter(fromAddress, now: now)
+                throw DragboardError.tooMany("the server is nearly at its limit of drags in progress, so for now an address keeps at most \(BoardLimits.lightSessionUse) unfinished; the oldest ends \(Self.within(wait))",
+                                             retryAfter: wait)
+            }
             if fromAddress.count >= limits.sessionsPerAddress {
                 let wait = retryAfter(fromAddress, now: now)
                 throw DragboardError.tooMany("your network address has \(limits.sessionsPerAddress) unfinished drags, the limit; the oldest ends \(Self.within(wait))",

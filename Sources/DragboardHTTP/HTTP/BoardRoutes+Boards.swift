@@ -38,6 +38,10 @@ extension BoardService {
 
     /// A board's live events: a `hello` with its version, then every change committed to it.
     func events(board: String, visitor: Visitor) throws -> Response {
+        if let account = visitor.account, live.streamCount(account: account.id) >= limits.eventStreamsPerUser {
+            throw DragboardError.tooMany("your account has \(limits.eventStreamsPerUser) live-update streams open, the limit; close a tab and this one reconnects within a minute",
+                                         retryAfter: 60)
+        }
         let version = try store.version(board: board)
         let viewer = LiveHub.Viewer(board: board, account: visitor.account?.id, name: visitor.account?.name, signIn: visitor.signIn?.digest)
         return Response(headers: ["Cache-Control": "no-store"], body: .eventStream { [live] stream in

@@ -47,6 +47,11 @@ public final class LiveHub: Sendable {
 
     var viewerCount: Int { streams.withLock { $0.count } }
 
+    /// The streams `account` has open, on every board.
+    func streamCount(account: String) -> Int {
+        streams.withLock { $0.values.count { $0.viewer.account == account } }
+    }
+
     /// Closes the streams of `account` on `board` (nil: on every board): they lost their place there.
     func disconnect(account: String, board: String? = nil) {
         close { $0.account == account && (board == nil || $0.board == board) }

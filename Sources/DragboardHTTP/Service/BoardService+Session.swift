@@ -17,7 +17,9 @@ extension BoardService {
         // whatever the lists' lengths (apart from delegates that look at every row).
         let board = request.board ?? BoardStore.defaultBoardID
         let user = try visitor.flatMap { try dragUser($0, source: board, drop: board) }
-        if request.list == BoardKit.listsTargetID { return try beginListDrag(request, board: board, owner: owner, address: address, user: user) }
+        if request.list == BoardKit.listsTargetID {
+            return try beginListDrag(request, board: board, owner: owner, address: address, user: user, account: visitor?.account?.id)
+        }
         // One read finds the source (an open container's contents first) and, for a list,
         // everything the drag and its answer need (the domain's ``DragStart``).
         let source = try store.read(board: board) { tx in try DragStart.find(request.items, in: request.list, kit: kit, on: tx, version: tx.baseVersion) }
@@ -40,7 +42,7 @@ extension BoardService {
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let user = engine.dropSession.user
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: visitor?.account?.id, board: board)
         if user != nil, let entry = try? sessions.entry(token, owner: owner) { tellDragging(entry, token: token, visitor: visitor) }
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
@@ -103,13 +105,14 @@ extension BoardService {
     }
 
     /// `dragstart` on a list's header (see ``DragStart/listsEngine(_:lists:targets:kit:user:)``).
-    private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?, user: DragUser?) throws -> BoardAPI.BeginResponse {
+    private func beginListDrag(_ request: BoardAPI.BeginRequest, board: String, owner: String, address: String?, user: DragUser?,
+                               account: String?) throws -> BoardAPI.BeginResponse {
         let (version, lists, targets) = try store.read(board: board) { tx in
             (tx.baseVersion, try tx.lists(), try tx.dropTargets(kit, movingLists: true))
         }
         var engine = try DragStart.listsEngine(request.items, lists: lists, targets: targets, kit: kit, user: user)
         let table = BoardAPI.Table(engine.proposalTable())
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, board: board, movesLists: true)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: account, board: board, movesLists: true)
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count, allowsMove: true,
                                                      restricted: true, table: table),
                              request: request, board: board, refusal: user?.refusal)
