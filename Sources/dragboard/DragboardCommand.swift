@@ -75,6 +75,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The most drags in progress at once from one address.") var dragsPerAddress = BoardService.Limits().sessionsPerAddress
     @Option(help: "The most drags in progress at once of one signed-in person.") var dragsPerUser = BoardService.Limits().sessionsPerUser
     @Option(help: "Drag slots kept for addresses with fewer than 16 drags in progress.") var dragReserve = BoardService.Limits().sessionReserve
+    @Option(help: "The most megabytes of files one drop from outside may upload while its drag is in progress.")
+    var pendingUploadStoragePerDrag = BoardService.Limits().pendingUploadBytesPerDrag / 1024 / 1024
+    @Option(help: "The most megabytes of files the drags in progress from one address may hold.")
+    var pendingUploadStoragePerAddress = BoardService.Limits().pendingUploadBytesPerAddress / 1024 / 1024
+    @Option(help: "The most megabytes of files the drags in progress may hold, in total.")
+    var maxPendingUploadStorage = BoardService.Limits().pendingUploadBytes / 1024 / 1024
     @Option(help: "How many rows of each list a page renders at first; the rest load as it scrolls.") var rowWindow = BoardKit.defaultRowWindow
     @Option(help: "Days a sign-in lasts without being used.") var sessionDays = SignInPolicy().sessionDays
     @Flag(help: "Marks the sign-in cookie Secure: for a server reached over HTTPS (behind a proxy that speaks it).") var secureCookies = false
@@ -88,6 +94,10 @@ struct ServeCommand: ParsableCommand {
                               ("--event-streams-per-address", eventStreamsPerAddress), ("--event-streams-per-user", eventStreamsPerUser),
                               ("--max-drags", maxDrags), ("--drags-per-address", dragsPerAddress), ("--drags-per-user", dragsPerUser)] {
             guard (1...1_000_000).contains(value) else { throw ValidationError("\(name) must be within 1...1000000") }
+        }
+        for (name, value) in [("--pending-upload-storage-per-drag", pendingUploadStoragePerDrag), ("--pending-upload-storage-per-address", pendingUploadStoragePerAddress),
+                              ("--max-pending-upload-storage", maxPendingUploadStorage)] {
+            guard (0...1_000_000).contains(value) else { throw ValidationError("\(name) must be within 0...1000000 (megabytes)") }
         }
         guard (0..<maxEventStreams).contains(eventStreamReserve) else { throw ValidationError("--event-stream-reserve must be at least 0 and less than --max-event-streams") }
         guard (0..<maxDrags).contains(dragReserve) else { throw ValidationError("--drag-reserve must be at least 0 and less than --max-drags") }
@@ -113,6 +123,9 @@ struct ServeCommand: ParsableCommand {
         options.limits.maximumImages = maxImages
         options.limits.maximumImageBytes = maxImageStorage * 1024 * 1024
         options.limits.sessions = maxDrags
+        options.limits.pendingUploadBytesPerDrag = pendingUploadStoragePerDrag * 1024 * 1024
+        options.limits.pendingUploadBytesPerAddress = pendingUploadStoragePerAddress * 1024 * 1024
+        options.limits.pendingUploadBytes = maxPendingUploadStorage * 1024 * 1024
         options.limits.sessionsPerAddress = dragsPerAddress
         options.limits.sessionsPerUser = dragsPerUser
         options.limits.sessionReserve = dragReserve

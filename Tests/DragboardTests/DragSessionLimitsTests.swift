@@ -45,4 +45,27 @@ import Testing
         #expect(words?.contains("your account has 3 unfinished drags") == true)
         #expect(refusal { _ = try sessions.insert(engine(), token: token(), owner: "browser9", address: "10.0.0.9", user: "grace") } == nil)
     }
+
+    @Test func filesWaitingInADragAreGivenBackWhenItEndsOrExpires() throws {
+        let sessions = DragSessions(lifetime: .milliseconds(200), limits: BoardLimits(pendingUploadBytesPerDrag: 100, pendingUploadBytesPerAddress: 150,
+                                                                                     pendingUploadBytes: 1000))
+        let ended = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1")
+        let expiring = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1")
+        try sessions.reserveUpload(100, for: try sessions.entry(ended, owner: "a"))
+        #expect(refusal { try sessions.reserveUpload(1, for: try sessions.entry(ended, owner: "a")) }?.contains("a drag may bring at most") == true)
+        let addressFull = refusal { try sessions.reserveUpload(60, for: try sessions.entry(expiring, owner: "a")) }
+        #expect(addressFull?.contains("from your network address") == true)
+        try sessions.reserveUpload(50, for: try sessions.entry(expiring, owner: "a"))
+        #expect(sessions.uploads.total == 150)
+        sessions.remove(ended)
+        #expect(sessions.uploads.total == 50)
+        // The sweep ends the other at its lifetime, whether or not anyone drags again.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while sessions.uploads.total > 0, ContinuousClock.now < deadline {
+            sessions.removeExpired()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(sessions.uploads.total == 0)
+        #expect(sessions.count == 0)
+    }
 }

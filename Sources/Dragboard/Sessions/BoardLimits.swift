@@ -19,6 +19,12 @@ public struct BoardLimits: Sendable {
     public var sessionReserve: Int
     /// Live-update streams of one signed-in person (a tab each), from all their browsers.
     public var eventStreamsPerUser: Int
+    /// Bytes of files uploaded for one drop from outside while its drag is in progress.
+    public var pendingUploadBytesPerDrag: Int
+    /// Bytes of files uploaded for drags in progress begun from one address.
+    public var pendingUploadBytesPerAddress: Int
+    /// Bytes of files uploaded for drags in progress, in total.
+    public var pendingUploadBytes: Int
 
     /// Drags in progress an address may still begin when only the reserve is left.
     public static let lightSessionUse = 16
@@ -26,7 +32,9 @@ public struct BoardLimits: Sendable {
     /// Creates limits; every parameter has a default fit for one team's board.
     public init(maximumImages: Int = 200, maximumImageBytes: Int = 500 * 1024 * 1024,
                 sessionsPerClient: Int = 32, sessionsPerAddress: Int = 256, sessionsPerUser: Int = 128,
-                sessions: Int = 16384, sessionReserve: Int = 2048, eventStreamsPerUser: Int = 64) {
+                sessions: Int = 16384, sessionReserve: Int = 2048, eventStreamsPerUser: Int = 64,
+                pendingUploadBytesPerDrag: Int = 100 * 1024 * 1024, pendingUploadBytesPerAddress: Int = 200 * 1024 * 1024,
+                pendingUploadBytes: Int = 1024 * 1024 * 1024) {
         self.maximumImages = maximumImages
         self.maximumImageBytes = maximumImageBytes
         self.sessionsPerClient = sessionsPerClient
@@ -35,5 +43,8 @@ public struct BoardLimits: Sendable {
         self.sessions = sessions
         self.sessionReserve = sessionReserve
         self.eventStreamsPerUser = eventStreamsPerUser
+        self.pendingUploadBytesPerDrag = pendingUploadBytesPerDrag
+        self.pendingUploadBytesPerAddress = pendingUploadBytesPerAddress
+        self.pendingUploadBytes = pendingUploadBytes
     }
 }

@@ -45,10 +45,13 @@ public final class DragSessions: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     let lifetime: Duration
     let limits: BoardLimits
+    /// The bytes uploaded files of drags in progress hold.
+    public let uploads: UploadBudget
 
     package init(lifetime: Duration = .seconds(600), limits: BoardLimits = .init()) {
         self.lifetime = lifetime
         self.limits = limits
+        uploads = UploadBudget(limits: limits)
     }
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
@@ -60,10 +63,8 @@ public final class DragSessions: Sendable {
         }
         let entry = Entry(token: token, owner: owner, address: address, user: user, engine: engine, payload: payload, board: board, movesLists: movesLists)
         let now = ContinuousClock.now
+        removeExpired(now: now)
         try entries.withLock { entries in
-            let expired = entries.values.filter { now - $0.started >= lifetime }
-            expired.forEach { $0.payload?.discard() }
-            if !expired.isEmpty { entries = entries.filter { now - $0.value.started < lifetime } }
             guard entries[token] == nil else { throw DragboardError.conflict("session token already in use") }
             try checkLimits(entries.values, owner: owner, address: address, user: user)
             entries[token] = entry
@@ -133,7 +134,43 @@ public final class DragSessions: Sendable {
     }
 
     package func remove(_ token: String) {
-        entries.withLock { $0.removeValue(forKey: token) }?.payload?.discard()
+        guard let entry = entries.withLock({ $0.removeValue(forKey: token) }) else { return }
+        entry.payload?.discard()
+        uploads.releaseDrag(token, address: entry.address)
+    }
+
+    /// Ends the sessions past their lifetime, deleting the files uploaded for them and giving their
+    /// bytes back (run on every insert and by the service's sweep, so an abandoned drag's files go
+    /// when it expires, not at the next drag).
+    package func removeExpired(now: ContinuousClock.Instant = .now) {
+        let expired = entries.withLock { entries -> [Entry] in
+            let expired = entries.values.filter { now - $0.started >= lifetime }
+            for entry in expired { entries.removeValue(forKey: entry.token) }
+            return expired
+        }
+        for entry in expired {
+            entry.payload?.discard()
+            uploads.releaseDrag(entry.token, address: entry.address)
+        }
+    }
+
+    /// Reserves `bytes` of files for the drag of `entry`, before any is stored (see ``UploadBudget``).
+    package func reserveUpload(_ bytes: Int, for entry: Entry) throws {
+        let now = ContinuousClock.now
+        let wait = entries.withLock { entries in
+            retryAfter(entries.values.filter { $0.address == entry.address }, now: now)
+        }
+        try uploads.reserve(bytes, drag: entry.token, address: entry.address, retryAfter: wait)
+        // The drag may have ended meanwhile, its bytes given back: a reservation made after that would never be.
+        guard entries.withLock({ $0[entry.token] === entry }) else {
+            uploads.releaseDrag(entry.token, address: entry.address)
+            throw DragboardError.notFound("unknown drag session")
+        }
+    }
+
+    /// Gives back `bytes` reserved for the drag of `entry`.
+    package func releaseUpload(_ bytes: Int, for entry: Entry) {
+        uploads.release(bytes, drag: entry.token, address: entry.address)
     }
 
     var count: Int { entries.withLock { $0.count } }

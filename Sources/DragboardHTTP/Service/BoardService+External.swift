@@ -57,9 +57,21 @@ extension BoardService {
         // The browser percent-encodes the name; it is a label, so odd characters are dropped.
         let raw = request.headers["X-File-Name"] ?? ""
         let name = String(WireGrammar.cleanedName(raw.removingPercentEncoding ?? raw).prefix(200))
-        // Refused before a byte is stored when the board's images are already at their quota.
-        let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
-        try store.read(board: entry.dropBoard.withLock { $0 }) { try checkImageQuota(adding: 1, bytes: declared, tx: $0) }
-        return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize)
+        // Refused before a byte is stored when the board's images, with the files other drags hold, are at
+        // their quota, or the drag's, the address's or the server's share of waiting files is used up. A
+        // body sent in chunks has no length: it reserves the largest file allowed, trimmed once complete.
+        let declared = request.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let reserved = min(declared ?? Self.maximumImageSize, Self.maximumImageSize)
+        let waiting = sessions.uploads.total
+        try store.read(board: entry.dropBoard.withLock { $0 }) { try checkImageQuota(adding: 1, bytes: reserved + waiting, tx: $0) }
+        try sessions.reserveUpload(reserved, for: entry)
+        do {
+            return try ImageUploadSink(payload: payload, name: name.isEmpty ? "image" : name, limit: Self.maximumImageSize, reserved: reserved) { [sessions] bytes in
+                sessions.releaseUpload(bytes, for: entry)
+            }
+        } catch {
+            sessions.releaseUpload(reserved, for: entry)
+            throw error
+        }
     }
 }

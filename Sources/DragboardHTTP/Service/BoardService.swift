@@ -62,7 +62,10 @@ public final class BoardService: Sendable {
         // The decoy hash a sign-in with an unknown name verifies against, made now: the first such
         // sign-in must not take twice as long as a wrong password (timing would tell them apart).
         _ = PasswordHash.decoy
-        sweep.withLock { $0 = RepeatingTimer(every: .milliseconds(500), label: "dragboard.sweep") { [weak self] in self?.sweepLiveStreams() } }
+        sweep.withLock { $0 = RepeatingTimer(every: .milliseconds(500), label: "dragboard.sweep") { [weak self] in
+            self?.sweepLiveStreams()
+            self?.sessions.removeExpired()
+        } }
     }
 
     /// Opens (or creates) the board's database, seeds it with the kit's seed when it is new, and

@@ -5,7 +5,8 @@ import Synchronization
 
 /// Writes an uploaded image straight to a file — memory stays constant whatever its size — and
 /// refuses anything whose first bytes are not PNG, JPEG, GIF or WebP. An aborted or refused
-/// upload leaves no file behind.
+/// upload leaves no file behind. The bytes it may write were reserved before it was made; what it
+/// did not use (or all of them, when it fails) goes back through `release`.
 final class ImageUploadSink: RequestBodySink {
     private struct State {
         var handle: FileHandle?
@@ -13,6 +14,7 @@ final class ImageUploadSink: RequestBodySink {
         var size = 0
         var format: ImageFormat?
         var aborted = false
+        var reservationSettled = false
     }
 
     private let state = Mutex(State())
@@ -21,11 +23,15 @@ final class ImageUploadSink: RequestBodySink {
     private let url: URL
     private let name: String
     private let limit: Int
+    private let reserved: Int
+    private let release: @Sendable (Int) -> Void
 
-    init(payload: DropPayload, name: String, limit: Int) throws {
+    init(payload: DropPayload, name: String, limit: Int, reserved: Int, release: @escaping @Sendable (Int) -> Void) throws {
         self.payload = payload
         self.name = name
         self.limit = limit
+        self.reserved = reserved
+        self.release = release
         url = payload.uploadDirectory.appendingPathComponent(id)
         try payload.reserveUpload()
         do {
@@ -42,7 +48,8 @@ final class ImageUploadSink: RequestBodySink {
         try state.withLock { state in
             guard let handle = state.handle else { return }
             state.size += chunk.count
-            guard state.size <= limit else { throw DragboardError.tooLarge("images are limited to \(limit / 1024 / 1024) MB").httpError }
+            // A body sent in chunks has no length to reserve by; the largest file was reserved instead.
+            guard state.size <= min(limit, reserved) else { throw DragboardError.tooLarge("images are limited to \(limit / 1024 / 1024) MB").httpError }
             if state.format == nil {
                 state.header += chunk.prefix(ImageFormat.headerLength - state.header.count)
                 if state.header.count >= ImageFormat.headerLength {
@@ -72,6 +79,7 @@ final class ImageUploadSink: RequestBodySink {
             abort()
             throw error
         }
+        settleReservation(keeping: size)
         payload.addUpload(id, DroppedImage(file: url, format: format, size: size, name: name))
         return .json(BoardAPI.UploadResponse(file: id, size: size, type: format.rawValue), status: .created)
     }
@@ -86,5 +94,15 @@ final class ImageUploadSink: RequestBodySink {
         }
         try? FileManager.default.removeItem(at: url)
         if wasOpen { payload.releaseUpload() }
+        settleReservation(keeping: 0)
+    }
+
+    /// Gives back the reserved bytes beyond `kept`, once.
+    private func settleReservation(keeping kept: Int) {
+        let settled = state.withLock { state -> Bool in
+            defer { state.reservationSettled = true }
+            return state.reservationSettled
+        }
+        if !settled, reserved > kept { release(reserved - kept) }
     }
 }
