@@ -168,11 +168,21 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     current.finishForeign();
   }
 
+  /**
+   * A drag from elsewhere this page holds no session for gets one; other things dragged in than
+   * the drag this page holds mean that one ended unseen: it is replaced. Returns whether a
+   * session began (the drag has entered the page once, as far as dragenter/dragleave go).
+   */
+  function takeIn(event) {
+    if (drag?.foreign && signatureOf(event.dataTransfer) !== drag.signature) finishForeign(drag);
+    if (drag) return false;
+    startForeign(event);
+    return drag !== null;
+  }
+
   function onDragEnter(event) {
     depth += 1;
-    // Other things dragged in than the drag this page holds: that one ended unseen; start afresh.
-    if (drag?.foreign && signatureOf(event.dataTransfer) !== drag.signature) { finishForeign(drag); depth = 1; }
-    if (!drag) startForeign(event);
+    if (takeIn(event)) depth = 1;
     if (!drag) return;
     // The same decision as dragover: a target becomes the drop target only if dragenter is
     // cancelled too (HTML's rule, which some browsers enforce).
@@ -193,6 +203,10 @@ function initDragAndDrop(root, api, view, drags, feedback) {
   }
 
   function onDragOver(event) {
+    // Chromium sends no dragenter to a drag whose first element is the one a cancelled drag last
+    // entered (it still counts it as entered): that drag is taken in at its first dragover. The
+    // session is set at once, so the next dragovers, every ~50 ms, find it and begin nothing.
+    if (takeIn(event)) depth = 1;
     if (!drag) return;
     follow(event);
     const target = targetOf(event.target);
@@ -225,9 +239,12 @@ function initDragAndDrop(root, api, view, drags, feedback) {
     depth = 0;
     const current = drag;
     const accepted = isAccepted(current.decision);
+    // Dropped before its begin answered (a drag first seen at its last dragover): the session
+    // decides once the table is here, and posts the drop only if the table takes it.
+    const undecided = current.foreign && !current.table && !current.failed;
     // A text field takes a drop of text natively even where the server refused: no drop here.
     if (!accepted && !current.foreign && event.target.closest('input, textarea, select')) return;
-    if (!target || current.failed || (current.foreign && !accepted)) {
+    if (!target || current.failed || (current.foreign && !accepted && !undecided)) {
       // A refused foreign drop changes nothing; it only ends this page's part of the session.
       if (current.foreign) { current.sayRefusal(); finishForeign(current); }
       return;

@@ -25,7 +25,8 @@
 //     into }), remembers it and draws it (data-drop-* attributes, indicator, badge).
 //   session.drop(target, location, extra?) → Promise<answer|null>
 //     Posts the drop (the decision shown, the board version seen, `extra` fields such as
-//     external data). The answer's message goes to the status line.
+//     external data). The answer's message goes to the status line. A drag from elsewhere
+//     dropped before its begin answered is decided by the table once it is here (refused: no post).
 //   session.end() → Promise<outcome|null>
 //     After a drop or a cancel: waits for the drop, releases live updates, applies the drop's
 //     changes, posts `end` and catches up when another window took the drop. Dispatches
@@ -100,10 +101,13 @@ export function createDragController({ root = document, api, view, feedback }) {
       }
     };
 
+    const lookUp = (target, location, copy) => (session.failed ? { ...NO_DROP, reason: session.failedReason ?? null }
+      : resolve(session.table, entryFor(session.table, target), location, copy));
+
     session.decide = (target, location, copy = false) => {
       session.copy = copy;
       session.location = location;
-      const decision = session.failed ? { ...NO_DROP, reason: session.failedReason ?? null } : resolve(session.table, entryFor(session.table, target), location, copy);
+      const decision = lookUp(target, location, copy);
       session.decision = decision;
       feedback.draw(target, decision, target?.dataset.list ? rowContainer(target) : null);
       return decision;
@@ -115,8 +119,20 @@ export function createDragController({ root = document, api, view, feedback }) {
         op: newToken(), version: view.version(), target: wireTarget(target), location,
         shown: session.decision.op, copy: session.copy, ...extra,
       };
-      const post = before ? async () => { Object.assign(body, await before()); return api.drop(session.token, body); } : () => api.drop(session.token, body);
-      session.dropped = queue.run(post).then((answer) => showDropped(answer, session.refusedFiles), dropFailed(target));
+      // A drag from elsewhere first seen at its last moves can drop before its begin answered:
+      // nothing was decided then. The queue runs this after the begin; the table decides now.
+      const late = session.foreign && !session.table && !session.failed;
+      const post = async () => {
+        if (late) {
+          if (!(await session.ready)) return null;   // the begin was refused, and said why
+          session.decision = lookUp(target, location, session.copy);
+          body.shown = session.decision.op;
+          if (!isAccepted(session.decision)) { session.sayRefusal(); return null; }
+        }
+        if (before) Object.assign(body, await before());
+        return api.drop(session.token, body);
+      };
+      session.dropped = queue.run(post).then((answer) => answer && showDropped(answer, session.refusedFiles), dropFailed(target));
       return session.dropped;
     };
 
