@@ -26,7 +26,7 @@ final class PostgresConnectionPool: Sendable {
 
     /// - Throws: ``StoreError/invalid(_:)`` when the URL's TLS settings cannot be set up (a root
     ///   certificate file that does not read, say).
-    init(url: PostgresURL, maximumConnections: Int, answerDeadline: Duration = .seconds(30), logger: Logger) throws {
+    init(url: PostgresURL, maximumConnections: Int, answerDeadline: Duration = .seconds(4), logger: Logger) throws {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password,
             database: url.database, tls: try Self.tls(url.tls))
@@ -96,9 +96,11 @@ final class PostgresConnectionPool: Sendable {
             return try connecting.wait(atMost: answerDeadline)
         } catch is PostgresDeadlineExceeded {
             connecting.whenSuccess { late in late.close().whenComplete { _ in withExtendedLifetime(late) {} } }
-            throw StoreError.unavailable("PostgreSQL at \(url.host):\(url.port) did not complete a connection in time")
+            logger.warning("PostgreSQL at \(url.host):\(url.port) did not complete a connection in time")
+            throw StoreError.unavailable(PostgresEngine.unreachable)
         } catch {
-            throw StoreError.unavailable("PostgreSQL at \(url.host):\(url.port) cannot be reached (\(String(reflecting: error).prefix(200)))")
+            logger.warning("PostgreSQL at \(url.host):\(url.port) cannot be reached: \(String(reflecting: error).prefix(300))")
+            throw StoreError.unavailable(PostgresEngine.unreachable)
         }
     }
 

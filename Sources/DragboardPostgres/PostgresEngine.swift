@@ -33,7 +33,7 @@ final class PostgresEngine: StoreEngine {
     /// Connects to `url`, then creates or migrates the schema (one instance at a time).
     /// `answerDeadline`: how long a request waits for any one answer of PostgreSQL before it fails
     /// with ``StoreError/unavailable(_:)`` (503) and the connection is closed.
-    init(url: PostgresURL, maximumConnections: Int = 16, answerDeadline: Duration = .seconds(30),
+    init(url: PostgresURL, maximumConnections: Int = 16, answerDeadline: Duration = .seconds(4),
          logger: Logger = Logger(label: "dragboard.postgres")) throws {
         self.url = url
         self.logger = logger
@@ -74,6 +74,9 @@ final class PostgresEngine: StoreEngine {
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
     /// A kept connection the server has closed since (a restart, a failover, an idle timeout) fails
     /// at `BEGIN`, before anything was asked of it: the pool drops it and the next one is tried.
+    /// What a person is told while the database is away (the details go to the log).
+    static let unreachable = "the database cannot be reached right now; nothing was changed, try again in a few seconds"
+
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
         var attempts = 0
         while true {
@@ -92,8 +95,17 @@ final class PostgresEngine: StoreEngine {
                     // No answer in time: the pool closes the connection, which rolls the transaction back.
                     guard !pooled.unanswered else { return outcome }
                     switch outcome {
-                    case .success: try db.execute(sql: "COMMIT")
-                    case .failure: try db.execute(sql: "ROLLBACK")
+                    case .success:
+                        do {
+                            try db.execute(sql: "COMMIT")
+                        } catch where PostgresStoreError.isConnectionLoss(error) {
+                            throw PostgresConnectionClosed()  // committed or not: a retry of the operation id settles it
+                        }
+                    case .failure(let error):
+                        // A ROLLBACK that fails on a lost connection changes nothing (the server rolled back
+                        // when it went): the body's error is the one to answer with.
+                        try? db.execute(sql: "ROLLBACK")
+                        if PostgresStoreError.isConnectionLoss(error) { throw PostgresConnectionClosed() }
                     }
                     return outcome
                 }.get()
@@ -101,10 +113,12 @@ final class PostgresEngine: StoreEngine {
                 // Ended by the server after `BEGIN` was answered: the transaction rolled back with it
                 // (or, at a `COMMIT` that lost its answer, committed: a retry of the same operation id
                 // is then answered from its record).
-                throw StoreError.unavailable("PostgreSQL closed the connection in the middle of a change; try again")
+                logger.warning("PostgreSQL closed a connection in the middle of a transaction")
+                throw StoreError.unavailable(Self.unreachable)
             } catch let closed as ClosedConnection {
                 guard attempts <= pool.maximumConnections else {
-                    throw StoreError.unavailable("PostgreSQL closed every connection (\(String(reflecting: closed.underlying).prefix(200)))")
+                    logger.warning("PostgreSQL closed every connection: \(String(reflecting: closed.underlying).prefix(300))")
+                    throw StoreError.unavailable(Self.unreachable)
                 }
             } catch let error as PostgresStoreError where error.isContention {
                 // Nothing was changed: a retry with the same operation id runs again (or is answered

@@ -169,11 +169,32 @@ struct PostgresStoreError: Error, CustomStringConvertible {
     let code: String?
     let message: String
     let sql: String
+    /// The connection went away under the statement (closed by either side, or the server shutting
+    /// down or not yet started): nothing more can be done on it, and the transaction did not commit,
+    /// unless this was its `COMMIT`, whose answer was lost.
+    let isConnectionLoss: Bool
 
     init(_ error: PSQLError, sql: String) {
         code = error.serverInfo?[.sqlState]
         message = error.serverInfo?[.message] ?? "\(error.code)"
         self.sql = sql
+        isConnectionLoss = Self.isConnectionLoss(error)
+    }
+
+    /// Whether `error` (wrapped or straight from PostgresNIO) says the connection went away.
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        if let error = error as? PostgresStoreError { return error.isConnectionLoss }
+        // The socket itself failing (reset, closed) surfaces as NIO's errors, unwrapped.
+        if error is PostgresConnectionClosed || error is IOError || error is ChannelError { return true }
+        let sayingGone: (String?) -> Bool = { state in state.map { $0.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains($0) } ?? false }
+        switch error as? PostgresError {
+        case .connectionClosed?: return true
+        case .server(let message)?: return sayingGone(message.fields[.sqlState])
+        default: break
+        }
+        guard let error = error as? PSQLError else { return false }
+        let lostCodes: [PSQLError.Code] = [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed]
+        return lostCodes.contains(error.code) || sayingGone(error.serverInfo?[.sqlState])
     }
 
     /// Two transactions met (a deadlock, a serialization failure, two rows given one order key):

@@ -38,6 +38,9 @@ extension BoardService {
         var told: String?
         // The answer as the transaction made it, so the rendering need not parse it back from its record.
         let fresh = Mutex<BoardAPI.DropResponse?>(nil)
+        // The session as it was before the drop, put back if the transaction fails: a drop answered
+        // "try again" (the database went away) must find its drag still there when it is sent again.
+        let before = Mutex<(entry: DragSessions.Entry, engine: SessionEngine)?>(nil)
         do {
             // The rows the answer shows are read in the transaction (`committed`), but their HTML and
             // the answer's JSON are made after the commit: the write transaction holds only the change,
@@ -51,7 +54,8 @@ extension BoardService {
                                                    shown: request.shown, copy: request.copy ?? false)
                 let decision = DropDecision(kit: kit, landing: landing(tx: tx, kept: kept))
                 let outcome = try entry.engine.withLock { engine in
-                    try decision.drop(release, engine: &engine, movesLists: entry.movesLists, user: user, on: tx, version: tx.baseVersion)
+                    before.withLock { if $0 == nil { $0 = (entry, engine) } }
+                    return try decision.drop(release, engine: &engine, movesLists: entry.movesLists, user: user, on: tx, version: tx.baseVersion)
                 }
                 let response: BoardAPI.DropResponse
                 switch outcome {
@@ -74,8 +78,10 @@ extension BoardService {
                 return response.jsonString
             }
         } catch {
-            // The transaction rolled back: images it moved into the image folder belong to nothing.
+            // The transaction rolled back: images it moved into the image folder belong to nothing,
+            // and the drag is as it was.
             for file in kept.files { try? FileManager.default.removeItem(at: file) }
+            if let (entry, engine) = before.withLock({ $0 }) { entry.engine.withLock { $0 = engine } }
             throw error
         }
         if changed {
