@@ -194,6 +194,21 @@ import DragboardTesting
         #expect(message == "“\(title)” was deleted by someone else while you dragged it; nothing was changed")
         #expect(try board.store.version() == version)
     }
+
+    @Test func withAccountsTheDropSaysWhoDeletedIt() async throws {
+        let s = try await RoleDragTests.setup(.editor)
+        defer { s.board.remove() }
+        let title = try s.board.store.rows(in: s.list, board: "demo").first { $0.id == s.items[0] }!.title
+        let begun = try RoleDragTests.begin(s.bob, list: s.list, item: s.items[0])
+        let token = try #require(begun.json?["token"] as? String)
+        #expect(try s.alice.postForm("/boards/demo/items/delete", ["item": s.items[0]]).status == 303)
+        let version = try s.board.store.version()
+        let drop = try s.bob.post("/api/sessions/\(token)/drop", json: ["op": UUID().uuidString, "version": version, "target": ["list": s.other],
+                                                                       "location": ["row": 0, "fraction": 0.2]])
+        #expect(drop.status == 409)
+        #expect(drop.text.contains("“\(title)” was deleted by alice while you dragged it; nothing was changed"), "\(drop.text)")
+        #expect(try s.board.store.version() == version)
+    }
 }
 
 /// What a browser without JavaScript gets around a change: a deletion asks first, and the board

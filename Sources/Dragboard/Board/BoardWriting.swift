@@ -21,6 +21,8 @@ package protocol BoardWriting: BoardReading {
     func index(of id: String, in listID: String) throws -> Int?
     /// The index of a row among a container's contents, or nil when it is not there.
     func index(of id: String, inContainer containerID: String) throws -> Int?
+    /// Who deleted the card titled `title` from this board, when a signed-in person did.
+    func deleter(ofItemTitled title: String) throws -> String?
 }
 
 extension BoardWriting {

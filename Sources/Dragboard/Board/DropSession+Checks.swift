@@ -17,7 +17,8 @@ extension DropSession {
             guard let id = dragged.localObject as? String else { continue }
             let name = dragged.itemProvider.suggestedName.map { "“\($0)”" } ?? "a card you dragged"
             guard let item = try? board.item(id) else {
-                throw DragboardError.conflict("\(name) was deleted by someone else while you dragged it; nothing was changed")
+                let deleter = dragged.itemProvider.suggestedName.flatMap { try? board.deleter(ofItemTitled: $0) }
+                throw DragboardError.conflict("\(name) was deleted by \(deleter ?? "someone else") while you dragged it; nothing was changed")
             }
             // A row dragged out of an open container is still in that container.
             guard (item.listID == source.listID && item.containerID == nil) || item.containerID == source.listID else {

@@ -28,3 +28,16 @@ extension BoardStore {
         }
     }
 }
+
+extension BoardTransaction {
+    /// Who deleted the card titled `title` from this board, by its activity (the newest such entry of
+    /// the last 100), or nil when nobody signed in did.
+    package func deleter(ofItemTitled title: String) throws -> String? {
+        let recent = try db.rows(sql: "SELECT author, words FROM activity WHERE boardID = ? ORDER BY seq DESC LIMIT 100", arguments: [boardID])
+        for row in recent {
+            let (author, words): (String, String) = (row[0], row[1])
+            if author != Activity.someone, words == Activity.words(of: author, "Deleted \(title).") { return author }
+        }
+        return nil
+    }
+}
