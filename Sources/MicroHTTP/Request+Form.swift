@@ -11,7 +11,7 @@ extension Request {
     /// without JavaScript sends nothing else. The first value of a repeated field wins.
     ///
     /// - Throws: ``HTTPError`` 415 when the body is not a form, 400 when it, or a field once its
-    ///   `%HH` escapes are decoded, is not UTF-8 (JSON bodies are refused alike).
+    ///   `%HH` escapes are decoded, is not UTF-8 or holds a NUL (JSON bodies are refused alike).
     public func formFields() throws(HTTPError) -> [String: String] {
         var fields: [String: String] = [:]
         for (name, value) in try formPairs() where fields[name] == nil { fields[name] = value }
@@ -37,6 +37,9 @@ extension Request {
             guard let name = PercentDecoding.decodeValidating(parts[0], plusAsSpace: true),
                   let value = PercentDecoding.decodeValidating(parts.count > 1 ? parts[1] : "", plusAsSpace: true) else {
                 throw HTTPError(.badRequest, code: "malformed_form", message: "a form field is not valid UTF-8 (\(String(parts[0].prefix(64))))")
+            }
+            guard !name.utf8.contains(0), !value.utf8.contains(0) else {
+                throw HTTPError(.badRequest, code: "malformed_form", message: "a form field holds a NUL byte (\(String(name.prefix(64)).replacingOccurrences(of: "\u{0}", with: "")))")
             }
             pairs.append((name, value))
         }

@@ -23,6 +23,20 @@ import Testing
         #expect((400..<500).contains(status), "\(json)")
     }
 
+    /// Found by the edit routes' fuzzing: a NUL in a form field was stored (a checklist item titled
+    /// "Fix\0"), and answers then showed it. Forms refuse it, as JSON bodies do, and store nothing.
+    @Test func aFormFieldWithANULIsRefusedAndStoresNothing() async throws {
+        let board = try await TestBoard()
+        let card = try board.ids("cat-1")[0]
+        let version = try board.store.version()
+        for (path, field) in [("/boards/demo/cards/\(card)/checks", "title"), ("/boards/demo/labels", "name"), ("/boards/demo/cards/\(card)", "description")] {
+            let response = board.form(path, pairs: [(field, "Fix\u{0}the gate"), ("color", "green")])
+            #expect(response.status.code == 400, "\(path)")
+            #expect(TestBoard.text(response).contains("NUL"))
+        }
+        #expect(try board.store.version() == version)
+    }
+
     @Test func aDropOfARowOntoItsOwnPlaceAnswersTheVersionTheStoreHas() async throws {
         let board = try await TestBoard()
         let toy = try board.ids("cat-1")[0]

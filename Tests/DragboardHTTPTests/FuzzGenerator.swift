@@ -103,7 +103,8 @@ struct FuzzGenerator {
         case 76..<82: request = beginExternal()
         case 82..<87: request = upload()
         case 87..<90: request = join()
-        case 90..<95: request = read()
+        case 90..<93: request = read()
+        case 93..<98: request = edit()
         default: request = garbage()
         }
         if rng.chance(0.06) { mutateHeaders(&request) }

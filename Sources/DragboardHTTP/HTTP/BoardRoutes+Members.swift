@@ -23,6 +23,10 @@ extension BoardService {
                     } catch let error as StoreError {
                         // A refusal a person can fix (an unknown name, the last owner): the page again, saying why.
                         guard case .invalid(let reason) = error else { throw error }
+                        // A script (Accept: application/json) gets the refusal as JSON.
+                        if request.headers["Accept"]?.contains("application/json") == true, !request.prefersHTML {
+                            throw DragboardError.unprocessable(reason)
+                        }
                         return Response.html(try membersPage(board: board, visitor: Visitor.of(request), csrf: Visitor.of(request).browserToken,
                                                              error: reason), status: .unprocessableContent)
                     }

@@ -41,6 +41,12 @@ extension BoardService {
         let name = fields["username"] ?? "", password = fields["password"] ?? "", next = Self.safeNext(fields["next"])
         let csrf = Visitor.of(request).browserToken
         func again(_ error: String, status: HTTPStatus, headers: [(String, String)] = []) -> Response {
+            // A script that signs in (Accept: application/json) gets the refusal as JSON, a browser the form again.
+            if request.headers["Accept"]?.contains("application/json") == true, !request.prefersHTML {
+                var refusal = HTTPError(status, code: status == .tooManyRequests ? "too_many_sign_ins" : "sign_in_refused", message: error)
+                for (header, value) in headers { refusal.headers[header] = value }
+                return refusal.response
+            }
             var response = Response.html(renderer.signIn(SignInView(csrf: csrf, next: next, username: String(name.prefix(64)), error: error)), status: status)
             for (header, value) in headers { response.headers[header] = value }
             response.headers["Cache-Control"] = "no-store"
