@@ -28,6 +28,8 @@ public final class DragboardApp: Sendable {
         public var limits = BoardService.Limits()
         /// Connections and live-update streams, in total and per address.
         public var connectionLimits = ConnectionLimits()
+        /// Reverse proxies whose `X-Forwarded-For`/`-Proto` are believed (numeric addresses).
+        public var trustedProxies: [String] = []
         /// How people sign in. Whether a server with no accounts serves anyone follows ``host``:
         /// only on loopback.
         public var signIn = SignInPolicy()
@@ -64,6 +66,7 @@ public final class DragboardApp: Sendable {
         configuration.port = options.port
         configuration.allowedHosts = options.allowedHosts
         options.connectionLimits.apply(to: &configuration)
+        configuration.trustedProxies = options.trustedProxies
         configuration.errorPage = { error, request in BoardService.errorPage(error, back: BoardService.referringPage(request)) }
         // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
         // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share

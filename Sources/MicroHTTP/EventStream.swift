@@ -48,19 +48,17 @@ public final class EventStream: Sendable {
     ///   - id: The event id (`id:` field), echoed by browsers in `Last-Event-ID` on reconnect.
     ///   - data: The payload.
     public func send(event: String? = nil, id: String? = nil, data: String) {
-        var text = ""
-        if let event { text += "event: " + Self.singleLine(event) + "\n" }
-        if let id { text += "id: " + Self.singleLine(id) + "\n" }
-        let normalized = data.replacingCRLF()
-        for line in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
-            text += "data: " + line + "\n"
-        }
-        enqueue(Array((text + "\n").utf8))
+        send(ServerSentEvent(event: event, id: id, data: data))
+    }
+
+    /// Sends an event formatted once, e.g. the same change to every viewer of a board. Thread-safe.
+    public func send(_ event: ServerSentEvent) {
+        enqueue(event.bytes)
     }
 
     /// Sends an SSE comment line (ignored by browsers), e.g. a heartbeat.
     func sendComment(_ comment: String) {
-        enqueue(Array((": " + Self.singleLine(comment) + "\n\n").utf8))
+        enqueue(Array((": " + ServerSentEvent.singleLine(comment) + "\n\n").utf8))
     }
 
     /// Ends the stream after the pending events are sent. Idempotent; thread-safe.
@@ -118,10 +116,6 @@ public final class EventStream: Sendable {
     /// Whether no resume is in progress (checked by the server before `MHD_stop_daemon`).
     var isQuiet: Bool {
         state.withLock { $0.resumesInFlight == 0 && !$0.suspended }
-    }
-
-    private static func singleLine(_ string: String) -> String {
-        String(string.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
     }
 }
 

@@ -16,6 +16,11 @@ extension HTTPServer {
         /// DNS-rebinding page (a foreign name resolved to this address) cannot read our pages. When
         /// ``host`` is `0.0.0.0` or `::` the machine's own names cannot be guessed: list them here.
         public var allowedHosts: [String]
+        /// Numeric addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
+        /// believed (see ``Request/remoteAddress`` and ``Request/isHTTPS``); from any other peer those
+        /// headers are ignored. With one, libmicrohttpd's per-IP connection limit is off (every
+        /// connection comes from the proxy); the per-address shares apply to the forwarded address.
+        public var trustedProxies: [String] = []
         /// libmicrohttpd worker threads (each runs its own event loop).
         public var threadPoolSize: Int
         /// Which readiness API libmicrohttpd's threads use; see ``EventLoop``.

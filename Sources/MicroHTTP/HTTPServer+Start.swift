@@ -22,7 +22,8 @@ extension HTTPServer {
                 MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(Callbacks.log, to: Int.self), ptr_value: context),
                 Self.option(.THREAD_POOL_SIZE, max(1, configuration.threadPoolSize)),
                 Self.option(.CONNECTION_LIMIT, connectionLimit),
-                Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
+                // Behind a proxy every connection comes from it: the shares go by forwarded address instead.
+                Self.option(.PER_IP_CONNECTION_LIMIT, configuration.trustedProxies.isEmpty ? max(0, configuration.perIPConnectionLimit) : 0),
                 Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimit)),
                 Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),

@@ -20,8 +20,12 @@ public struct Request: Sendable {
     public var cookies: [String: String]
     /// The request body (empty for streaming-body routes, whose bytes go to a ``RequestBodySink``).
     public var body: [UInt8]
-    /// The client's numeric address, e.g. `"127.0.0.1"`; `nil` for in-process requests.
+    /// The client's numeric address, e.g. `"127.0.0.1"`; `nil` for in-process requests. Behind a
+    /// trusted proxy (``HTTPServer/Configuration/trustedProxies``), the address the proxy names.
     public var remoteAddress: String?
+    /// Whether the client reached the server over HTTPS, as a trusted proxy says (this server itself
+    /// speaks plain HTTP): cookies set for it should be `Secure`.
+    public var isHTTPS = false
     /// What a guard (``Router/guardRoutes(_:)``) learned about the request, such as who sent
     /// it, for the handler after it; nil until a guard sets it.
     public var context: (any Sendable)?

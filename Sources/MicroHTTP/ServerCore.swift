@@ -64,6 +64,7 @@ final class ServerCore: Sendable {
             if request.query[name] == nil { request.query[name] = PercentDecoding.decode(value, plusAsSpace: true) }
         }
         request.remoteAddress = Self.clientAddress(connection)
+        if let peer = request.remoteAddress, configuration.trustedProxies.contains(peer) { request.applyForwarding() }
         let state = RequestState(id: requestCounter.add(1, ordering: .relaxed).newValue, request: request)
         state.connection = tracked
 

@@ -56,6 +56,16 @@ struct ServeCommand: ParsableCommand {
                 """
         )
     ) var allowedHosts: [String] = []
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "The numeric address of a reverse proxy in front of this server; repeatable.",
+            discussion: """
+                From that address only, X-Forwarded-For names the client (its per-address limits apply to it) and \
+                X-Forwarded-Proto: https marks cookies Secure. Add the public host name with --allowed-host.
+                """
+        )
+    ) var trustedProxies: [String] = []
     @OptionGroup var database: DatabaseOption
     @Option(help: "The folder of stored images (instances sharing a database share it too); by default <database>-images, or dragboard-images with PostgreSQL.")
     var images: String?
@@ -87,6 +97,9 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
+        for proxy in trustedProxies where proxy.isEmpty || !proxy.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) {
+            throw ValidationError("--trusted-proxy takes a numeric IPv4 or IPv6 address, not \(proxy)")
+        }
         guard (1...10_000).contains(rowWindow) else { throw ValidationError("--row-window must be within 1...10000") }
         guard (1...3650).contains(sessionDays) else { throw ValidationError("--session-days must be within 1...3650") }
         guard maxImages >= 0, (0...1_000_000).contains(maxImageStorage) else { throw ValidationError("--max-images and --max-image-storage must not be negative") }
@@ -115,6 +128,7 @@ struct ServeCommand: ParsableCommand {
         options.host = host
         options.port = port
         options.allowedHosts = allowedHosts
+        options.trustedProxies = trustedProxies
         options.databasePath = database.path
         options.openStore = { try BoardStore(database: $0) }
         options.imagesDirectory = images

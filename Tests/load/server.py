@@ -13,9 +13,10 @@ def binary() -> pathlib.Path:
     return pathlib.Path(out.stdout.strip()) / "dragboard"
 
 
-def start(database: pathlib.Path, *arguments: str) -> tuple[subprocess.Popen, int]:
-    """Starts the server and waits for its one `Listening on` line; returns it and its port."""
-    server = subprocess.Popen([str(binary()), "--port", "0", "--database", str(database), "--public", str(ROOT / "Public"),
+def start(database: pathlib.Path, *arguments: str, executable: pathlib.Path | None = None) -> tuple[subprocess.Popen, int]:
+    """Starts the server (`executable`, else the debug build) and waits for its one `Listening on` line;
+    returns it and its port."""
+    server = subprocess.Popen([str(executable or binary()), "--port", "0", "--database", str(database), "--public", str(ROOT / "Public"),
                                "--templates", str(ROOT / "Templates"), "--log-level", "error", *arguments],
                               stdout=subprocess.PIPE, text=True)
     return server, int(re.search(r":(\d+)$", server.stdout.readline().strip()).group(1))

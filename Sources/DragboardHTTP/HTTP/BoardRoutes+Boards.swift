@@ -67,7 +67,7 @@ extension BoardService {
             response = Response.html(errorPage(http), status: http.status)
         }
         response.headers["Cache-Control"] = "no-store"
-        if isNew { response.headers["Set-Cookie"] = RequestGuard.cookie(token) }
+        if isNew { response.headers["Set-Cookie"] = RequestGuard.cookie(token, secure: request.isHTTPS) }
         return response
     }
 

@@ -68,15 +68,16 @@ extension BoardService {
         let token = PasswordHash.randomToken()
         _ = try store.startSignIn(account, token: token, csrf: DragSessions.randomToken())
         var response = Response.redirect(to: next)
-        response.headers["Set-Cookie"] = signInCookie(token)
+        response.headers["Set-Cookie"] = signInCookie(token, secure: request.isHTTPS)
         return response
     }
 
     /// The sign-in cookie: HttpOnly, SameSite=Lax (a link from elsewhere still opens the board
-    /// signed in), for as long as a sign-in may sit idle; `Secure` when the policy says so.
-    func signInCookie(_ token: String) -> String {
+    /// signed in), for as long as a sign-in may sit idle; `Secure` when the policy says so or the
+    /// browser came over HTTPS through a trusted proxy.
+    func signInCookie(_ token: String, secure: Bool = false) -> String {
         "\(SignInPolicy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(signInPolicy.sessionDays * 86_400)"
-            + (signInPolicy.secureCookies ? "; Secure" : "")
+            + (signInPolicy.secureCookies || secure ? "; Secure" : "")
     }
 
     /// `next` when it is a path on this server, else `/`: sign-in never sends a browser elsewhere.

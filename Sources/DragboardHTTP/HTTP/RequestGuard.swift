@@ -16,8 +16,9 @@ package enum RequestGuard {
         return (DragSessions.randomToken(), true)
     }
 
-    static func cookie(_ token: String) -> String {
-        "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+    /// `secure`: the browser reached us over HTTPS (through a proxy that says so).
+    static func cookie(_ token: String, secure: Bool = false) -> String {
+        "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// The owner of the request's drag sessions (its browser's token), once it passed every check.

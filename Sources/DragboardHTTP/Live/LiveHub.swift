@@ -1,3 +1,4 @@
+import Dispatch
 import Dragboard
 import MicroHTTP
 import Synchronization
@@ -15,6 +16,8 @@ public final class LiveHub: Sendable {
     }
 
     let streams = Mutex<[ObjectIdentifier: (viewer: Viewer, stream: EventStream)]>([:])
+    /// Where events are handed to the streams, in the order they were broadcast.
+    private let fanOut = DispatchQueue(label: "dragboard.live.fan-out")
 
     public init() {}
 
@@ -34,8 +37,14 @@ public final class LiveHub: Sendable {
     /// reconnecting browser's `Last-Event-ID` says what it has.
     func broadcast(event: String, board: String, version: Int, json: String) {
         let all = streams.withLock { $0.values.filter { $0.viewer.board == board }.map(\.stream) }
-        for stream in all where !stream.isClosed {
-            stream.send(event: event, id: String(version), data: json)
+        guard !all.isEmpty else { return }
+        // Formatted once, and handed to the viewers off the request's thread: a drop's answer does not
+        // wait for thousands of streams. One serial queue keeps every viewer's events in commit order.
+        let formatted = ServerSentEvent(event: event, id: String(version), data: json)
+        fanOut.async {
+            for stream in all where !stream.isClosed {
+                stream.send(formatted)
+            }
         }
     }
 
