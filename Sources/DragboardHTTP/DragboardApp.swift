@@ -30,6 +30,9 @@ public final class DragboardApp: Sendable {
         public var connectionLimits = ConnectionLimits()
         /// Reverse proxies whose `X-Forwarded-For`/`-Proto` are believed (numeric addresses).
         public var trustedProxies: [String] = []
+        /// Lets any client that sends `Authorization: Bearer <token>` read `GET /metrics`; without
+        /// it, only this machine may.
+        public var metricsToken: String?
         /// How people sign in. Whether a server with no accounts serves anyone follows ``host``:
         /// only on loopback.
         public var signIn = SignInPolicy()
@@ -61,12 +64,14 @@ public final class DragboardApp: Sendable {
         var router = Router()
         router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
         service.addRoutes(to: &router)
+        service.addOperationsRoutes(to: &router, metricsToken: options.metricsToken)
         var configuration = HTTPServer.Configuration()
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedHosts = options.allowedHosts
         options.connectionLimits.apply(to: &configuration)
         configuration.trustedProxies = options.trustedProxies
+        configuration.onResponse = { [metrics = service.metrics] in metrics.record($0) }
         configuration.errorPage = { error, request in BoardService.errorPage(error, back: BoardService.referringPage(request)) }
         // A drop holds its libmicrohttpd thread until its batch is on disk (group commit), and every
         // other connection of that thread waits meanwhile: with 4 threads at most 4 drops could share

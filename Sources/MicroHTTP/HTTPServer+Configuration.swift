@@ -21,6 +21,9 @@ extension HTTPServer {
         /// headers are ignored. With one, libmicrohttpd's per-IP connection limit is off (every
         /// connection comes from the proxy); the per-address shares apply to the forwarded address.
         public var trustedProxies: [String] = []
+        /// Told of every answer sent (its route, status and time), e.g. to count requests for metrics.
+        /// Runs on the thread that answered: keep it short.
+        public var onResponse: (@Sendable (AnsweredRequest) -> Void)?
         /// libmicrohttpd worker threads (each runs its own event loop).
         public var threadPoolSize: Int
         /// Which readiness API libmicrohttpd's threads use; see ``EventLoop``.

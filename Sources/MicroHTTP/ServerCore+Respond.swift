@@ -81,6 +81,10 @@ extension ServerCore {
     }
 
     private func logAccess(_ state: RequestState, status: HTTPStatus, queued: Bool) {
+        if let onResponse = configuration.onResponse {
+            onResponse(AnsweredRequest(route: state.route.map { "\($0.method) \($0.pattern)" } ?? "unrouted", status: status.code,
+                                       duration: ContinuousClock.now - state.start))
+        }
         // Checked first: below the logger's level, a request costs no clock read, string or metadata.
         guard logger.logLevel <= (queued ? .info : .warning) else { return }
         let elapsed = ContinuousClock.now - state.start

@@ -66,6 +66,8 @@ struct ServeCommand: ParsableCommand {
                 """
         )
     ) var trustedProxies: [String] = []
+    @Option(help: "Serves GET /metrics to any client that sends 'Authorization: Bearer <token>' (without it, to this machine only).")
+    var metricsToken: String?
     @OptionGroup var database: DatabaseOption
     @Option(help: "The folder of stored images (instances sharing a database share it too); by default <database>-images, or dragboard-images with PostgreSQL.")
     var images: String?
@@ -129,6 +131,7 @@ struct ServeCommand: ParsableCommand {
         options.port = port
         options.allowedHosts = allowedHosts
         options.trustedProxies = trustedProxies
+        options.metricsToken = metricsToken
         options.databasePath = database.path
         options.openStore = { try BoardStore(database: $0) }
         options.imagesDirectory = images

@@ -173,7 +173,7 @@ public final class DragSessions: Sendable {
         uploads.release(bytes, drag: entry.token, address: entry.address)
     }
 
-    var count: Int { entries.withLock { $0.count } }
+    package var count: Int { entries.withLock { $0.count } }
 
     package static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()

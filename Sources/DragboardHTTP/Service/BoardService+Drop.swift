@@ -16,6 +16,8 @@ extension BoardService {
     /// `visitor`: who drops. Only an editor of the board may (403 with the reason otherwise), and
     /// the change joins their undo history.
     func drop(_ token: String, _ request: BoardAPI.DropRequest, owner: String, visitor: Visitor? = nil) throws -> String {
+        let started = ContinuousClock.now
+        defer { metrics.dropDuration.record(ContinuousClock.now - started) }
         let target = try request.target.id
         let location = try request.location?.dropLocation ?? .noRow
         // Made before the write (encoding and hashing the request is the costliest part of the

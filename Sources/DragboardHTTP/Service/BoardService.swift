@@ -15,6 +15,8 @@ public final class BoardService: Sendable {
     public let renderer: BoardRenderer
     public let sessions: DragSessions
     public let live: LiveHub
+    /// Requests, drops, database waits, streams and drags, for `GET /metrics`.
+    public let metrics = ServerMetrics()
     /// Stored images, named by id; uploads wait in `uploads/` until a drop keeps them.
     public let imagesDirectory: URL
     /// Quotas of stored images and live sessions.
@@ -49,6 +51,7 @@ public final class BoardService: Sendable {
         self.logger = logger
         // Changes other instances sharing the database commit reach this instance's viewers too.
         try store.observeOtherInstances { [weak live] board, version in live?.announce(board: board, version: version) }
+        store.observeCommits { [databaseWait = metrics.databaseWait] duration in databaseWait.record(duration) }
         // Uploads left by a previous run were never dropped: nothing refers to them. Instances sharing
         // a database share the folder too: there, only uploads no drag can still be waiting for go.
         let uploads = imagesDirectory.appendingPathComponent("uploads")

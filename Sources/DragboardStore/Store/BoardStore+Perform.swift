@@ -70,7 +70,9 @@ extension BoardStore {
         }
         try withoutActuallyEscaping(run) { run in
             let operation = StoreOperation(board: board, run: run)
+            let submitted = ContinuousClock.now
             engine.commit(operation)
+            commitObserver.withLock { $0 }?(ContinuousClock.now - submitted)
             operation.finish()
             if let failure = operation.failure { throw failure }
         }

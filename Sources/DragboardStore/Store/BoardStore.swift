@@ -30,6 +30,14 @@ public final class BoardStore: Sendable {
     public let operationRetention: TimeInterval
     /// When old operation records were last deleted.
     let pruning = Mutex(PruneSchedule())
+    /// Told how long each operation took from its submission to its commit (waiting for the
+    /// database included), e.g. for metrics.
+    let commitObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
+
+    /// Calls `observer` with the time of every operation from submission to commit.
+    public func observeCommits(_ observer: @escaping @Sendable (Duration) -> Void) {
+        commitObserver.withLock { $0 = observer }
+    }
 
     /// Opens (or creates) the SQLite store at `path` and migrates its schema. A PostgreSQL URL is
     /// refused here: `BoardStore(database:)` of the `DragboardPostgres` module opens one.
