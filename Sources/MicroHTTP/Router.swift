@@ -94,6 +94,12 @@ public struct Router: Sendable {
         on(.post, pattern, bodyLimit: bodyLimit, handler: handler)
     }
 
+    /// Adds a `POST` route whose handler runs in `lane` (`.bulk` for slow work on a large body, such as
+    /// decoding an imported file), with the body buffered up to `bodyLimit`.
+    public mutating func post(_ pattern: String, bodyLimit: Int, lane: Lane, handler: @escaping Handler) {
+        on(.post, pattern, bodyLimit: bodyLimit, lane: lane, handler: handler)
+    }
+
     /// Adds a `PUT` route.
     public mutating func put(_ pattern: String, bodyLimit: Int = 64 * 1024, handler: @escaping Handler) {
         on(.put, pattern, bodyLimit: bodyLimit, handler: handler)

@@ -28,6 +28,7 @@ extension BoardService {
     private func addGuardedRoutes(to router: inout Router) {
         // Page and whole-board reads grow with the board: the bulk lane keeps them from delaying drops.
         addBoardRoutes(to: &router)
+        addTransferRoutes(to: &router)
         addUndoRoutes(to: &router)
         addMemberRoutes(to: &router)
         addActivityRoutes(to: &router)
