@@ -160,6 +160,7 @@ extension IndexView: MustacheParent {
         case "boards": boards
         case "who": who
         case "colors": colors
+        case "importOp": importOp
         default: nil
         }
     }

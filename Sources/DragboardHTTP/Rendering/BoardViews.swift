@@ -172,4 +172,6 @@ struct IndexView {
     var colors = SelectOption.palette(selected: .boardDefault)
     /// The signed-in person's bar.
     var who = ""
+    /// The operation id the import form sends, so a form sent twice imports once.
+    var importOp = UUID().uuidString.lowercased()
 }
