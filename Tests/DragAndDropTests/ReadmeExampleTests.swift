@@ -37,7 +37,7 @@ struct ToyListDelegate: ListDropDelegate {
             return String(text[begin.upperBound..<end.lowerBound])
         }
         let source = try #require(example(in: try String(contentsOf: here, encoding: .utf8)))
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/kit.md"), encoding: .utf8)
         #expect(readme.contains(source), "README.md must show the example of ReadmeExampleTests.swift verbatim")
     }
 

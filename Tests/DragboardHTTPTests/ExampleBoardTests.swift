@@ -20,7 +20,7 @@ import Testing
         let end = try #require(text.range(of: "// EXAMPLE-END\n"))
         let kinds = String(text[begin.upperBound..<end.lowerBound])
         let serving = String(text[end.upperBound...]).trimmingCharacters(in: .newlines)
-        let readme = try String(contentsOf: TestBoard.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestBoard.root.appendingPathComponent("docs/kit.md"), encoding: .utf8)
         #expect(readme.contains(kinds), "README.md must show the kinds of Examples/dragboard-example/main.swift verbatim")
         #expect(readme.contains(serving), "README.md must show how Examples/dragboard-example/main.swift serves the board verbatim")
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count < 100, "the example stays under 100 lines")
