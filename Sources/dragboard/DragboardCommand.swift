@@ -14,7 +14,7 @@ struct DragboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dragboard",
         abstract: "Serves the Dragboard demo board: lists you rearrange with native drag and drop.",
-        subcommands: [ServeCommand.self, UsersCommand.self, ImportCommand.self, ExportCommand.self],
+        subcommands: [ServeCommand.self, UsersCommand.self, ImportCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
