@@ -29,3 +29,20 @@ def test_the_index_imports_a_trello_export_and_the_board_exports_it_again(contex
     assert exported["format"] == "dragboard-board" and exported["version"] == 1
     assert [card["title"] for card in exported["lists"][0]["cards"]] == ["Fix the shed roof", "Buy seeds"]
     assert download.value.suggested_filename == "garden-spring.json"
+
+
+def test_an_export_follows_its_documented_json_schema(context, server):
+    """docs/export-schema.json describes what export.json writes (checked on the demo board and a
+    Trello import with labels, due dates and checklists)."""
+    import jsonschema
+
+    schema = json.loads((pathlib.Path(__file__).resolve().parents[2] / "docs" / "export-schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    answer = page.request.post(server.url + "/boards/import", data=FIXTURE.read_bytes(), headers={
+        "Content-Type": "application/json", "X-CSRF-Token": next(c["value"] for c in page.context.cookies() if c["name"] == "dragboard_csrf")})
+    assert answer.status == 201, answer.text()
+    for location in ["/boards/demo", answer.json()["location"]]:
+        exported = page.request.get(server.url + location + "/export.json").json()
+        jsonschema.validate(exported, schema, cls=jsonschema.Draft202012Validator)
