@@ -47,16 +47,18 @@ public final class DragboardApp: Sendable {
     static let threadPoolSize = 32
 
     /// Opens the database (seeding a new one with the kit's seed) and prepares the server.
-    /// - Throws: ``DragboardError/unavailable(_:)`` when bound to an address other than loopback
-    ///   while no account exists: everyone who reaches it could change every board.
+    /// - Throws: ``DragboardError/unavailable(_:)`` when bound to an address other than loopback, or
+    ///   behind a reverse proxy (which brings everyone it serves), while no account exists: everyone
+    ///   who reaches it could change every board.
     public init(kit: BoardKit, options: Options, logger: Logger) async throws {
         var signIn = options.signIn
-        signIn.openWithoutAccounts = Self.isLoopback(options.host)
+        // Behind a proxy every request comes from loopback, but from anyone the proxy serves.
+        signIn.openWithoutAccounts = Self.isLoopback(options.host) && options.trustedProxies.isEmpty
         service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
                                          limits: options.limits, signIn: signIn, logger: logger)
         if !signIn.openWithoutAccounts, try !service.store.hasAccounts() {
             throw DragboardError.unavailable("""
-                no account exists, and \(options.host) is reachable from other machines: anyone could change every board. \
+                no account exists, and \(options.trustedProxies.isEmpty ? "\(options.host) is reachable from other machines" : "a reverse proxy brings other machines' requests"): anyone could change every board. \
                 Add the first account, then start again: echo 'a password' | dragboard users add NAME --admin
                 """)
         }
