@@ -81,23 +81,25 @@ extension HTTPError {
     }
 
     static func tooManyStreamsFromAddress(limit: Int, retryAfter seconds: Int) -> HTTPError {
-        var error = HTTPError(
-            .tooManyRequests,
-            code: "too_many_streams_from_address",
-            message: "Your address already has its maximum of \(limit) live-update streams open; close a tab, or the oldest ends within \(seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds")."
-        )
+        tooMany(code: "too_many_streams_from_address", retryAfter: seconds,
+                "Your address already has its maximum of \(limit) live-update streams open; close a tab, or the oldest ends within \(spoken(seconds)).")
+    }
+
+    static func streamsReserved(lightUse: Int, retryAfter seconds: Int) -> HTTPError {
+        tooMany(code: "streams_reserved", retryAfter: seconds,
+                "The server is nearly at its limit of live-update streams, so for now an address keeps at most \(lightUse); close a tab, or one ends within \(spoken(seconds)).")
+    }
+
+    /// A 429 that says when to try again, in its words and in `Retry-After`.
+    private static func tooMany(code: String, retryAfter seconds: Int, _ message: String) -> HTTPError {
+        var error = HTTPError(.tooManyRequests, code: code, message: message)
         error.headers["Retry-After"] = String(seconds)
         return error
     }
 
-    static func streamsReserved(lightUse: Int, retryAfter seconds: Int) -> HTTPError {
-        var error = HTTPError(
-            .tooManyRequests,
-            code: "streams_reserved",
-            message: "The server is nearly at its limit of live-update streams, so for now an address keeps at most \(lightUse); close a tab, or one ends within \(seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds")."
-        )
-        error.headers["Retry-After"] = String(seconds)
-        return error
+    /// "40 seconds", or "3 minutes" past a minute and a half.
+    private static func spoken(_ seconds: Int) -> String {
+        seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds"
     }
 
     static func methodNotAllowed(_ method: HTTPMethod) -> HTTPError {
