@@ -12,8 +12,11 @@ VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT            ?= 8080
 SWIFT_FLAGS     ?=
-# `make fuzz`: seconds of random requests (FUZZ_SEED=<seed> replays a run).
+# `make fuzz`: seconds of random requests (FUZZ_SEED=<seed> replays a run); then schemathesis's test cases
+# per operation and phase against docs/openapi.yaml (SCHEMATHESIS_SEED=<seed> replays a run).
 FUZZ_SECONDS    ?= 300
+SCHEMATHESIS_EXAMPLES ?= 100
+SCHEMATHESIS_SEED ?=
 # `make chaos`: seconds, SIGKILLs and concurrent clients (CHAOS_SEED=<seed> replays the choices).
 CHAOS_SECONDS   ?= 120
 CHAOS_KILLS     ?= 24
@@ -36,7 +39,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: run test deps test-deps build swift-test e2e bench fuzz chaos chaos-pg clean
+.PHONY: run test deps test-deps build swift-test e2e bench fuzz chaos chaos-pg flood clean
 
 deps:
 	$(call apt_install,$(SYSTEM_PACKAGES))
@@ -62,10 +65,10 @@ e2e: test-deps build
 	$(VENV)/bin/python Tests/e2e/parallel.py
 
 # One build of everything, tests included (one plan, and the test targets compile beside the tail of the
-# products); the Swift tests on SQLite and, at the same time, the store suites on PostgreSQL (each mostly
-# waits on one core; the PostgreSQL pass runs the built test bundle itself, not through SwiftPM: two SwiftPM
-# processes attaching one build database at once can fail with "database is locked" and run nothing); then
-# the browser tests on the built server (three pytest processes at once: they mostly wait on Chromium;
+# products); then, all at once, the Swift tests on SQLite, the store suites on PostgreSQL (the PostgreSQL pass
+# runs the built test bundle itself, not through SwiftPM: two SwiftPM processes attaching one build database
+# at once can fail with "database is locked" and run nothing), and the browser tests on the built server
+# (the Swift suites take about a minute of one core; the browser tests mostly wait on Chromium, in three pytest processes:
 # `pytest -q Tests/e2e` runs them in one), split by their recorded times, and with them the layer rules,
 # the bench's C drop client against a real server and the cluster script (their waits overlap the browsers').
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
@@ -87,14 +90,18 @@ test: test-deps
 	set -x; \
 	DRAGBOARD_TEST_ENGINE=postgres "$$tests" --testing-library swift-testing --filter DragboardStoreTests \
 		>"$$state/postgres.log" 2>&1 & postgres=$$!; \
-	swift test --skip-build $(SWIFT_FLAGS); sqlite=$$?; \
+	swift test --skip-build $(SWIFT_FLAGS) >"$$state/swift.log" 2>&1 & sqlite=$$!; \
+	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/layout/test_doc_snippets.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
+	browsers=$$?; \
+	wait $$sqlite; sqlite=$$?; \
 	wait $$postgres; postgres=$$?; \
 	{ set +x; } 2>/dev/null; \
+	echo "== the Swift tests (on SQLite), run beside the browser tests =="; \
+	cat "$$state/swift.log"; \
 	echo "== the store suites again, on PostgreSQL (DRAGBOARD_TEST_ENGINE=postgres), run beside the above =="; \
 	cat "$$state/postgres.log"; \
-	[ $$sqlite = 0 ] && [ $$postgres = 0 ] || exit 1; \
-	set -ex; \
-	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/layout/test_doc_snippets.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py
+	echo "exit statuses: Swift $$sqlite, PostgreSQL store suites $$postgres, browser tests $$browsers"; \
+	[ $$sqlite = 0 ] && [ $$postgres = 0 ] && [ $$browsers = 0 ]
 
 # In process (the router called directly), then over real sockets against the release server
 # beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c
@@ -109,9 +116,14 @@ bench: deps
 	$(PYTHON) Tests/bench/http_bench.py --seconds $(BENCH_SECONDS) $(if $(BASELINE),--baseline $(BASELINE))
 	$(PYTHON) Tests/bench/pg_bench.py --seconds $(BENCH_SECONDS)
 
-# Property tests through the real router for a bounded time; prints executions/s and violations.
-fuzz: deps
+# Property tests through the real router for a bounded time; prints executions/s and violations. Then
+# schemathesis (Tests/fuzz/schemathesis_run.py) against docs/openapi.yaml and the debug server on a temporary
+# database, with a CSRF token: fails on any 5xx and any status, type, header or body the document does not say.
+fuzz: deps $(VENV)/.installed
 	FUZZ_SECONDS=$(FUZZ_SECONDS) swift test $(SWIFT_FLAGS) --filter FuzzTests
+	swift build $(SWIFT_FLAGS) --product dragboard
+	$(VENV)/bin/python Tests/fuzz/schemathesis_run.py --binary "$$(swift build $(SWIFT_FLAGS) --show-bin-path)/dragboard" \
+		--examples $(SCHEMATHESIS_EXAMPLES) $(if $(SCHEMATHESIS_SEED),--seed $(SCHEMATHESIS_SEED))
 
 # Concurrent drops while the real server is killed with SIGKILL and restarted (stdlib Python only).
 chaos: build
@@ -123,6 +135,12 @@ chaos: build
 chaos-pg: build
 	$(call apt_install,postgresql)
 	$(PYTHON) Tests/chaos/chaos_pg.py --outages $(CHAOS_PG_OUTAGES) --down $(CHAOS_PG_DOWN) --every $(CHAOS_PG_EVERY) --clients $(CHAOS_CLIENTS)
+
+# Many addresses, each within its share, fill the streams, the drags and the connections, one flood after the
+# other, while a client from another address measures its stream, drags and page loads (~3 minutes;
+# FLOOD_FLAGS=--quick for a smaller one; --binary <release dragboard> to measure a release build).
+flood: build
+	$(PYTHON) Tests/load/flood.py $(FLOOD_FLAGS)
 
 clean:
 	rm -rf .build $(VENV)
