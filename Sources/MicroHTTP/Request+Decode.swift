@@ -72,7 +72,8 @@ extension Request {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
         case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is Double.Type, is Float.Type: "a number"
-        default: type is any Collection.Type ? "an array" : "an object"
+        // A dictionary is a collection too, but JSON calls it an object.
+        default: String(describing: type).hasPrefix("Dictionary<") || !(type is any Collection.Type) ? "an object" : "an array"
         }
     }
 }

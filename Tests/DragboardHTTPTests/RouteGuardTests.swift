@@ -17,6 +17,7 @@ import Testing
     static let personalRoutes: [String: Int] = [
         "GET /": 200,               // the index, listing only their boards
         "POST /boards": 303,        // creating a board of their own
+        "POST /boards/import": 422, // importing one of their own (the test sends no file)
         "POST /logout": 303,        // ending their own sign-in
         "GET /api/undo": 200,       // their own history (empty)
     ]

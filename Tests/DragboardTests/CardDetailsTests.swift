@@ -62,3 +62,19 @@ import Testing
         #expect(throws: DragboardError.self) { try CardSearch(String(repeating: "q", count: 201)) }
     }
 }
+
+/// Found by schemathesis: control characters and non-characters were stored in label names,
+/// descriptions and checklist items (the card page then held text the HTML parser refuses).
+@Suite struct DetailTextRulesTests {
+    @Test(arguments: ["bell\u{7}x", "a\u{0}b", "c1\u{85}x", "non" + String(Unicode.Scalar(0xFFFE)!) + "char", String(Unicode.Scalar(0xFDD0)!)])
+    func controlCharactersAndNonCharactersAreRefused(text: String) {
+        #expect(throws: DragboardError.self) { _ = try BoardLabel.checkedName(text) }
+        #expect(throws: DragboardError.self) { _ = try CardDetails.checkedCheckTitle(text) }
+        #expect(throws: DragboardError.self) { _ = try CardDetails.checkedDescription(text) }
+    }
+
+    @Test func aDescriptionKeepsItsLinesAndTabs() throws {
+        #expect(try CardDetails.checkedDescription("one\n\ttwo") == "one\n\ttwo")
+        #expect(try BoardLabel.checkedName("Ｃａｔ 🐈‍⬛ e\u{301}") == "Ｃａｔ 🐈‍⬛ e\u{301}")
+    }
+}

@@ -17,7 +17,8 @@ ALLOWED = {
     "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "GRDB"},
     "DragboardPostgres": {"DragboardStore", "PostgresNIO", "NIOCore", "Logging"},
     "Passwords": {"CSodium"},
-    "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging", "Passwords"},
+    "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging", "Passwords",
+                      "CoreMetrics", "Prometheus"},
     "DragboardTesting": {"Dragboard", "DragboardHTTP", "DragboardStore", "MicroHTTP", "MicroHTTPTesting", "Logging", "Passwords"},
     "Showcase": {"Dragboard", "DragAndDrop"},
 }

@@ -26,6 +26,7 @@ public struct BoardLabel: Sendable, Codable, Equatable, Hashable {
             throw DragboardError.badRequest("A label's name has at most \(maximumNameLength) characters; this one has \(name.count)")
         }
         guard !name.contains(where: \.isNewline) else { throw DragboardError.badRequest("A label's name is one line") }
+        if let problem = TextRules.problem(in: name) { throw DragboardError.badRequest("The label's name cannot be kept: \(problem)") }
         return name
     }
 }

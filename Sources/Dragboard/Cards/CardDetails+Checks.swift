@@ -9,6 +9,7 @@ extension CardDetails {
         guard text.count <= maximumDescriptionLength else {
             throw DragboardError.badRequest("A description has at most \(maximumDescriptionLength.formatted()) characters; this one has \(text.count.formatted())")
         }
+        if let problem = TextRules.problem(in: text, keepingLines: true) { throw DragboardError.badRequest("The description cannot be kept: \(problem)") }
         return text
     }
 
@@ -37,6 +38,7 @@ extension CardDetails {
             throw DragboardError.badRequest("A checklist item has at most \(maximumCheckTitleLength) characters; this one has \(text.count)")
         }
         guard !text.contains(where: \.isNewline) else { throw DragboardError.badRequest("A checklist item is one line") }
+        if let problem = TextRules.problem(in: text) { throw DragboardError.badRequest("The checklist item cannot be kept: \(problem)") }
         return text
     }
 
