@@ -127,4 +127,17 @@ import Testing
         #expect(TestBoard.text(response).contains("a kind this server does not have"))
         #expect(try board.store.boards().count == before)
     }
+
+    @Test func importsBeyondTheServersSlotsAreRefusedFromTheirHeadsNotBuffered() async throws {
+        let board = try await TestBoard()
+        let slots = board.service.importSlots
+        for _ in 0..<slots.limit { try slots.take() }
+        let refused = importJSON(board, Self.trello)
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers["Retry-After"] == "5")
+        #expect(TestBoard.text(refused).contains("already importing"))
+        for _ in 0..<slots.limit { slots.give() }
+        #expect(importJSON(board, Self.trello).status == .created)
+        #expect(importJSON(board, Self.trello).status == .created)   // the slot came back
+    }
 }

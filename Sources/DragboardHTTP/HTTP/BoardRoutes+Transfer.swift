@@ -9,39 +9,16 @@ extension BoardService {
     /// (`application/json`, with the `X-CSRF-Token` header); `GET /boards/<id>/export.json` and
     /// `export.csv` give a board back.
     func addTransferRoutes(to router: inout Router) {
-        // Files of up to 50 MB are read and decoded off libmicrohttpd's threads.
-        router.post("/boards/import", bodyLimit: BoardImport.maximumBytes + 64 * 1024, lane: .bulk) { [self] (request: Request) -> Response in
-            let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("multipart/form-data") == true
-            let wantsJSON = !isForm || request.headers["Accept"]?.contains("application/json") == true
-            do {
-                let (file, op): ([UInt8], String)
-                if isForm {
-                    let parts = try request.multipartParts()
-                    let fields = Dictionary(parts.filter { $0.filename == nil }.map { ($0.name, String(decoding: $0.body, as: UTF8.self)) },
-                                            uniquingKeysWith: { first, _ in first })
-                    _ = try RequestGuard.checkFormWrite(request, fields: fields)
-                    guard let upload = parts.first(where: { $0.name == "file" }), !upload.body.isEmpty else {
-                        throw DragboardError.badRequest("choose the export file to import")
-                    }
-                    (file, op) = (upload.body, try Self.op(fields))
-                } else {
-                    _ = try RequestGuard.checkWrite(request)
-                    (file, op) = (request.body, try Self.op(["op": request.query["op"] ?? ""]))
-                }
-                let visitor = Visitor.of(request)
-                let made = try importBoard(file, op: op, author: visitor.author, creator: visitor.account)
-                let location = "/boards/\(made.board)"
-                if wantsJSON {
-                    return .jsonWritten(EditResponse(version: 1, changes: [], message: made.message, location: location), status: .created)
-                }
-                return .redirect(to: location + "?done=" + op)
-            } catch {
-                let failure = DragboardError.from(error)
-                guard let http = failure as? HTTPError else { throw failure }
-                if wantsJSON { return http.response }
-                return .html(Self.errorPage(http, back: "/"), status: http.status)
+        // Files of up to 50 MB are received only while an import slot is free (a burst is refused from
+        // its head, not buffered), and read and decoded off libmicrohttpd's threads.
+        router.post("/boards/import", bodyLimit: BoardImport.maximumBytes + 64 * 1024, lane: .bulk, streamingBody: { [self] request in
+            let expected = request.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return try ImportBodySink(slots: importSlots, expectedBytes: expected.map { min($0, BoardImport.maximumBytes + 64 * 1024) }) { [self] body in
+                var received = request
+                received.body = body
+                return try importAnswer(received)
             }
-        }
+        })
         router.get("/boards/:board/export.json", lane: .bulk) { [self] request in
             try Self.mapped {
                 let export = try store.export(board: try Self.boardID(request))
@@ -55,6 +32,40 @@ extension BoardService {
                 let export = try store.export(board: try Self.boardID(request))
                 return Self.download(Data(export.csv.utf8), type: "text/csv; charset=utf-8", name: export.board.title, suffix: "csv")
             }
+        }
+    }
+
+    /// Answers an import with its whole body: the board made (303 to it, or JSON), or the refusal in words.
+    private func importAnswer(_ request: Request) throws -> Response {
+        let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("multipart/form-data") == true
+        let wantsJSON = !isForm || request.headers["Accept"]?.contains("application/json") == true
+        do {
+            let (file, op): ([UInt8], String)
+            if isForm {
+                let parts = try request.multipartParts()
+                let fields = Dictionary(parts.filter { $0.filename == nil }.map { ($0.name, String(decoding: $0.body, as: UTF8.self)) },
+                                        uniquingKeysWith: { first, _ in first })
+                _ = try RequestGuard.checkFormWrite(request, fields: fields)
+                guard let upload = parts.first(where: { $0.name == "file" }), !upload.body.isEmpty else {
+                    throw DragboardError.badRequest("choose the export file to import")
+                }
+                (file, op) = (upload.body, try Self.op(fields))
+            } else {
+                _ = try RequestGuard.checkWrite(request)
+                (file, op) = (request.body, try Self.op(["op": request.query["op"] ?? ""]))
+            }
+            let visitor = Visitor.of(request)
+            let made = try importBoard(file, op: op, author: visitor.author, creator: visitor.account)
+            let location = "/boards/\(made.board)"
+            if wantsJSON {
+                return .jsonWritten(EditResponse(version: 1, changes: [], message: made.message, location: location), status: .created)
+            }
+            return .redirect(to: location + "?done=" + op)
+        } catch {
+            let failure = DragboardError.from(error)
+            guard let http = failure as? HTTPError else { throw failure }
+            if wantsJSON { return http.response }
+            return .html(Self.errorPage(http, back: "/"), status: http.status)
         }
     }
 

@@ -17,6 +17,8 @@ public final class BoardService: Sendable {
     public let live: LiveHub
     /// Requests, drops, database waits, streams and drags, for `GET /metrics`.
     public let metrics = ServerMetrics()
+    /// Import files received at once (each held in memory until read).
+    let importSlots = ImportSlots()
     /// Stored images, named by id; uploads wait in `uploads/` until a drop keeps them.
     public let imagesDirectory: URL
     /// Quotas of stored images and live sessions.
