@@ -87,14 +87,6 @@ cmhd_socket_context(struct MHD_Connection *connection) {
     return (NULL == info) ? NULL : info->socket_context;
 }
 
-/// Whether the connection's request head has been read completely (its size is known), 1 or 0.
-static inline int
-cmhd_head_complete(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    return (NULL != info && info->header_size > 0) ? 1 : 0;
-}
-
 /// Adds `fd` to the epoll set `epfd`, reporting once (one-shot) when its peer hangs up or it fails;
 /// `token` comes back from `cmhd_hangups`. Returns 0 on success, -1 otherwise.
 static inline int

@@ -54,14 +54,13 @@ enum Callbacks {
 
     /// `MHD_OPTION_URI_LOG_CALLBACK`: called once the request line is parsed, before libmicrohttpd splits the
     /// query off the target. Notes the target's length (a raw NUL in it shortens it; see
-    /// ``ServerCore/targetHasNUL(_:url:version:)``) and which thread parses the rest of the head.
+    /// ``ServerCore/targetHasNUL(_:url:version:)``).
     /// Returns no request context, so the access handler's first call still starts the request.
     static let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
         _, uri, connection in
         guard let uri, let connection, let stored = cmhd_socket_context(connection) else { return nil }
         let entry = Unmanaged<ConnectionTracker.Entry>.fromOpaque(stored).takeUnretainedValue()
         entry.targetLength.store(strlen(uri), ordering: .relaxed)
-        entry.parsingThread.store(UInt(pthread_self()), ordering: .relaxed)
         return nil
     }
 
@@ -99,9 +98,7 @@ enum Callbacks {
         var buffer = [CChar](repeating: 0, count: 512)
         _ = vsnprintf(&buffer, buffer.count, format, arguments)
         let message = String(cStringBuffer: buffer).trimmingSpaces().split(separator: "\n").joined(separator: " ")
-        let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-        core.logger.warning("libmicrohttpd: \(message)")
-        core.libraryRefusedHead(message)
+        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().logger.warning("libmicrohttpd: \(message)")
     }
 }
 

@@ -14,20 +14,14 @@ final class ConnectionTracker: Sendable {
     /// or a dictionary lookup: the entry travels in libmicrohttpd's socket context and the request's state.
     final class Entry: Sendable {
         let socket: Int32
-        /// The libmicrohttpd connection, as bits (a C pointer is not `Sendable`).
-        let connection: UInt
         /// When the next request head is due, in nanoseconds after the tracker's epoch; `Int64.max` while a
         /// request is being handled.
         fileprivate let headDue: Atomic<Int64>
         /// The length of the request target up to its first NUL, noted before libmicrohttpd splits off the query.
         let targetLength = Atomic<Int>(-1)
-        /// The thread parsing this connection's request head (between its request line and the access
-        /// handler's first call), or 0.
-        let parsingThread = Atomic<UInt>(0)
 
-        fileprivate init(socket: Int32, connection: UInt, headDue: Int64) {
+        fileprivate init(socket: Int32, headDue: Int64) {
             self.socket = socket
-            self.connection = connection
             self.headDue = Atomic(headDue)
         }
     }
@@ -46,7 +40,7 @@ final class ConnectionTracker: Sendable {
     /// A connection was accepted (`MHD_CONNECTION_NOTIFY_STARTED`).
     /// - Returns: Its entry, for ``headArrived(_:)`` and ``requestEnded(_:)``.
     func opened(_ connection: OpaquePointer, socket: Int32) -> Entry {
-        let entry = Entry(socket: socket, connection: Self.key(connection), headDue: due(after: .now))
+        let entry = Entry(socket: socket, headDue: due(after: .now))
         connections.withLock { $0[Self.key(connection)] = entry }
         return entry
     }
@@ -54,12 +48,6 @@ final class ConnectionTracker: Sendable {
     /// A request head arrived (first access-handler call): the connection now keeps only the inactivity timeout.
     func headArrived(_ entry: Entry) {
         entry.headDue.store(Self.none, ordering: .relaxed)
-        entry.parsingThread.store(0, ordering: .relaxed)
-    }
-
-    /// The connections whose request heads `thread` is parsing (their request line seen, no handler call yet).
-    func headsParsed(on thread: UInt) -> [Entry] {
-        connections.withLock { $0.values.filter { $0.parsingThread.load(ordering: .relaxed) == thread } }
     }
 
     /// A request ended; a kept-alive connection gets a fresh deadline for its next head.
