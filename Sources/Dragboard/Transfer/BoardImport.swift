@@ -35,7 +35,7 @@ public struct BoardImport: Sendable, Equatable {
     public var color: PaletteColor
     public var labels: [BoardLabel]
     public var lists: [List]
-    /// People to make members (editors) of the new board, by user name, where such an account exists.
+    /// User names to make members (editors) of the new board, where an account has the name.
     public var members: [String]
     /// What was left out and how many, by what it is in the singular, e.g. `["archived card": 3]`.
     public var skipped: [String: Int]
