@@ -82,6 +82,7 @@ export function initPaging(root, view, boardID) {
   async function load(list) {
     if (loading.has(list)) return false;
     loading.add(list);
+    list.setAttribute('aria-busy', 'true');
     try {
       for (let attempt = 0; attempt < 8; attempt += 1) {
         if (!board.contains(list) || !isWindowed(list)) return false;
@@ -107,6 +108,7 @@ export function initPaging(root, view, boardID) {
       return false;
     } finally {
       loading.delete(list);
+      list.removeAttribute('aria-busy');
       watch();
     }
   }

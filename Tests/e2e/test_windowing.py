@@ -38,6 +38,27 @@ def server():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+# Resolves once no list is loading rows and none starts to in the next two frames: a list
+# observed by paging.js hears whether its last row is in view within a frame of being watched.
+SETTLED = """async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  for (;;) {
+    while (document.querySelector('[data-list][aria-busy="true"]')) await frame();
+    await frame();
+    await frame();
+    if (!document.querySelector('[data-list][aria-busy="true"]')) return;
+  }
+}"""
+
+
+@pytest.fixture(autouse=True)
+def settled(page):
+    """Every test starts from a page whose windows have stopped loading (rows load as soon as a
+    list's end is in view, which the first window of a tall viewport may be)."""
+    page.bring_to_front()
+    page.evaluate(SETTLED)
+
+
 def loaded_ids(page, list_id: str) -> list[str]:
     return page.eval_on_selector_all(f'[data-list="{list_id}"] > .rows > [data-item]', "rows => rows.map((row) => row.dataset.item)")
 

@@ -92,9 +92,10 @@ final class ImageUploadSink: RequestBodySink {
             state.handle = nil
             return !state.aborted
         }
-        try? FileManager.default.removeItem(at: url)
+        // Given back before the file goes: whoever sees the file gone may send the upload again.
         if wasOpen { payload.releaseUpload() }
         settleReservation(keeping: 0)
+        try? FileManager.default.removeItem(at: url)
     }
 
     /// Gives back the reserved bytes beyond `kept`, once.
