@@ -68,7 +68,7 @@ e2e: test-deps build
 # products); then, all at once, the Swift tests on SQLite, the store suites on PostgreSQL (the PostgreSQL pass
 # runs the built test bundle itself, not through SwiftPM: two SwiftPM processes attaching one build database
 # at once can fail with "database is locked" and run nothing), and the browser tests on the built server
-# (the Swift suites take about a minute of one core; the browser tests mostly wait on Chromium, in three pytest processes:
+# (the Swift suites take about a minute of one core; the browser tests mostly wait on Chromium, in four pytest processes:
 # `pytest -q Tests/e2e` runs them in one), split by their recorded times, and with them the layer rules,
 # the bench's C drop client against a real server and the cluster script (their waits overlap the browsers').
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them

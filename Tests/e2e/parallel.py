@@ -1,9 +1,10 @@
-"""Runs the browser tests in three pytest processes at once, the test files split between them.
+"""Runs the browser tests in four pytest processes at once, the test files split between them.
 
 The tests wait on Chromium and on the server far more than they compute: one process keeps this
 2-core machine about a third busy (user + system time ~3.4 min for ~5.2 min of wall time), so
 three processes keep it about busy (on an idle machine: one process 5 min 11 s, two 3 min 53 s,
-three 3 min 37 s). Every test already has its own server,
+three 3 min 37 s); a fourth still helps where the machine is shared (3: 6 min 11 s, 4: 5 min 34 s, one
+run each, on a busy machine). Every test already has its own server,
 database, browser context and (for the cross-engine group) its own X display, so the files are
 independent. Each process's output is printed whole once it ends, then one closing line for both.
 
@@ -101,7 +102,7 @@ def wall_time(process: subprocess.Popen, started: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--record", action="store_true", help=f"rewrite {DURATIONS.name} with this run's times")
     args, rest = parser.parse_known_args()
     extra = [pathlib.Path(arg).resolve() for arg in rest if arg.endswith(".py") and pathlib.Path(arg).is_file()]

@@ -99,19 +99,28 @@ def test_holding_a_drag_over_a_closed_box_opens_it(page, server):
     before = version(page)
     red, blue = box(page, "box-red"), box(page, "box-blue")
     session = start_drag(page, row(page, "cat-2", "Bell ball"))
-    # Over the red box first, then off it before it opens: leaving cancels its timer. Off in one step: the
-    # box opens 700 ms after the pointer came, and eight steps of a drag can take that long on a busy machine.
+    # The page's timers wait for the test's clock while the pointer goes over the boxes: how long a step of
+    # the mouse takes on a busy machine then decides nothing (a box opens 700 ms after the pointer came).
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # Over the red box first, then off it before it opens: leaving cancels its timer.
     session.hover(red, "middle")
     expect(red).to_have_attribute("data-spring-loading", "")
     session.hover(row(page, "cat-1", "Feather wand"), "middle", steps=1)
     expect(red).not_to_have_attribute("data-spring-loading", "")
-    # Held over the blue box, it opens (the cue shows while its timer runs).
+    page.clock.run_for(2000)
+    expect(red.locator(":scope > details")).not_to_have_attribute("open", "")
+    # Held over the blue box, it opens (the cue shows while its timer runs) once its delay has passed.
     session.hover(blue, "middle")
     expect(blue).to_have_attribute("data-spring-loading", "")
+    page.clock.run_for(600)
+    expect(blue.locator(":scope > details")).not_to_have_attribute("open", "")
+    page.clock.run_for(200)
     expect(blue.locator(":scope > details")).to_have_attribute("open", "")
     expect(blue).not_to_have_attribute("data-spring-loading", "")
-    # Red's timer started earlier and would have fired by now had leaving not cancelled it.
+    # Red's timer was cancelled by leaving: it never fired.
     expect(red.locator(":scope > details")).not_to_have_attribute("open", "")
+    page.clock.resume()
     session.hover(list_of(page, "box-blue"), "middle")
     expect(list_of(page, "box-blue")).to_have_attribute("data-drop-operation", "move")
     session.release()
