@@ -54,7 +54,9 @@ public final class DragboardApp: Sendable {
         var signIn = options.signIn
         // Behind a proxy every request comes from loopback, but from anyone the proxy serves.
         signIn.openWithoutAccounts = Self.isLoopback(options.host) && options.trustedProxies.isEmpty
-        service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory, templatesDirectory: options.templatesDirectory,
+        let staticFiles = try StaticFiles(directory: options.publicDirectory)
+        service = try await BoardService(kit: kit, databasePath: options.databasePath, openStore: options.openStore, imagesDirectory: options.imagesDirectory,
+                                         templatesDirectory: options.templatesDirectory, staticFiles: "/static/" + staticFiles.version,
                                          limits: options.limits, signIn: signIn, logger: logger)
         if !signIn.openWithoutAccounts, try !service.store.hasAccounts() {
             throw DragboardError.unavailable("""
@@ -64,7 +66,7 @@ public final class DragboardApp: Sendable {
         }
         logger.info("Board store: \(service.store.databaseDescription)")
         var router = Router()
-        router.mount(try StaticFiles(directory: options.publicDirectory), at: "/static")
+        router.mount(staticFiles, at: "/static")
         service.addRoutes(to: &router)
         service.addOperationsRoutes(to: &router, metricsToken: options.metricsToken)
         var configuration = HTTPServer.Configuration()

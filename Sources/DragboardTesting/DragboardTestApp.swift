@@ -60,11 +60,14 @@ public final class DragboardTestApp: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.transport = transport
+        // Pages name the static files as the server would serve them: under their version, when served.
+        let staticFiles = try publicDirectory.map { try StaticFiles(directory: $0) }
         service = try await BoardService(kit: kit, databasePath: database ?? directory.appendingPathComponent("board.sqlite").path, openStore: openStore,
                                          imagesDirectory: directory.appendingPathComponent("images").path, templatesDirectory: templatesDirectory,
+                                         staticFiles: staticFiles.map { "/static/" + $0.version } ?? "/static",
                                          limits: limits, signIn: signIn, logger: Logger(label: "dragboard.test"))
         var router = Router()
-        if let publicDirectory { router.mount(try StaticFiles(directory: publicDirectory), at: "/static") }
+        if let staticFiles { router.mount(staticFiles, at: "/static") }
         service.addRoutes(to: &router)
         self.router = router
         guard transport == .live else {

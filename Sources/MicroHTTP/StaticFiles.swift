@@ -3,7 +3,8 @@ import Foundation
 /// Serves the files of one directory from an allow-list built at start-up.
 ///
 /// Every regular file under `directory` (not symbolic links, not dot-files, not anything inside a dot-directory)
-/// is listed once in ``init(directory:cacheControl:)`` with its content type and an ETag. A request is answered
+/// is listed in ``init(directory:cacheControl:)`` with its content type and an ETag, once by its path and once
+/// under the directory's ``version``, where browsers may keep it for good. A request is answered
 /// only when its relative path is exactly a listed key, so no path is ever joined or opened from request input:
 /// `..`, encoded dots or slashes, backslashes, NUL bytes and absolute paths all answer 404.
 ///
@@ -19,6 +20,8 @@ public struct StaticFiles: Sendable {
         let content: Content
         let etag: String
         let contentType: String
+        /// Listed under ``StaticFiles/version``: what is there never changes.
+        var isVersioned = false
     }
 
     /// Files at most this large are kept in memory; larger ones are read from their listed path per request.
@@ -26,6 +29,12 @@ public struct StaticFiles: Sendable {
 
     let entries: [String: Entry]
     let cacheControl: String
+    /// A digest of every file's path and content: each file is served under `<version>/` too
+    /// (`/static/<version>/app.js`), cached by the browser for good (`immutable`). Any change to any
+    /// file gives new URLs, and relative imports between modules stay inside one version.
+    public let version: String
+    /// The `Cache-Control` of a file under ``version``.
+    static let versionedCacheControl = "public, max-age=31536000, immutable"
 
     /// Lists every regular file under `directory`.
     /// - Parameters:
@@ -49,12 +58,26 @@ public struct StaticFiles: Sendable {
                 contentType: Self.contentType(forPath: relativePath)
             )
         }
+        let version = Self.version(of: entries)
+        for (path, entry) in entries {
+            var versioned = entry
+            versioned.isVersioned = true
+            entries[version + "/" + path] = versioned
+        }
         self.entries = entries
         self.cacheControl = cacheControl
+        self.version = version
     }
 
-    /// The relative paths served, sorted.
-    public var paths: [String] { entries.keys.sorted() }
+    /// The relative paths served (each also under ``version``), sorted.
+    public var paths: [String] { entries.filter { !$0.value.isVersioned }.keys.sorted() }
+
+    /// 16 hex digits of an FNV-1a digest over the sorted paths and their ETags.
+    static func version(of entries: [String: Entry]) -> String {
+        let listing = entries.keys.sorted().map { $0 + " " + entries[$0]!.etag }.joined(separator: "\n")
+        let etag = Self.etag(for: Array(listing.utf8))   // "\"<16 hex digits>-<length>\""
+        return String(etag.dropFirst().prefix(16))
+    }
 
     /// Answers a `GET`/`HEAD` for `relativePath` (e.g. `"css/app.css"`): 200 with `Content-Type`, `ETag` and
     /// `Cache-Control`; 304 when `If-None-Match` matches; 404 for anything not in the allow-list.
@@ -79,7 +102,7 @@ public struct StaticFiles: Sendable {
 
     /// The headers of a 200 or a 304 for `entry` (the server adds its default headers).
     func headers(for entry: Entry, notModified: Bool) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": cacheControl]
+        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": entry.isVersioned ? Self.versionedCacheControl : cacheControl]
         if !notModified { headers["Content-Type"] = entry.contentType }
         return headers
     }

@@ -81,6 +81,25 @@ import Testing
         }
     }
 
+    @Test func everyFileIsServedUnderTheVersionOfTheWholeDirectoryCachedForGood() throws {
+        let fixture = try Fixture()
+        let version = try StaticFiles(directory: fixture.publicDirectory).version
+        #expect(version.count == 16 && version.allSatisfy(\.isHexDigit))
+        try withServer(try makeRouter(fixture)) { server in
+            let versioned = try request(server, "GET", "/static/\(version)/img/logo.svg")
+            #expect(versioned.status == 200)
+            #expect(versioned.header("Cache-Control") == "public, max-age=31536000, immutable")
+            #expect(versioned.header("Content-Type") == "image/svg+xml")
+            #expect(versioned.header("ETag") == (try request(server, "GET", "/static/img/logo.svg")).header("ETag"))
+            #expect(try request(server, "GET", "/static/0123456789abcdef/app.js").status == 404, "another version is not this one")
+            #expect(try request(server, "GET", "/static/\(version)/../secret.txt").status == 404)
+        }
+        // Any change to any file is a new version: a page never gets a stale file from the browser's cache.
+        try Fixture.write("console.log('changed')\n", to: fixture.publicDirectory + "/app.js")
+        #expect(try StaticFiles(directory: fixture.publicDirectory).version != version)
+        #expect(try StaticFiles(directory: fixture.publicDirectory).version == StaticFiles(directory: fixture.publicDirectory).version)
+    }
+
     @Test func ifNoneMatchGives304() throws {
         let fixture = try Fixture()
         try withServer(try makeRouter(fixture)) { server in

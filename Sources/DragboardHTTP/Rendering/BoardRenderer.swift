@@ -18,8 +18,13 @@ public struct BoardRenderer: Sendable {
 
     /// Loads every `*.mustache` template of `directory`, and checks that the kit's kinds and
     /// zones find theirs.
-    public init(templatesDirectory directory: String, kit: BoardKit) async throws {
-        library = try await MustacheLibrary(directory: directory)
+    ///
+    /// `staticFiles`: where the page's static files are served. Templates name them as
+    /// `"/static/app.css"`; with the versioned prefix of ``MicroHTTP/StaticFiles/version``
+    /// (`/static/<version>`) every such reference is rewritten once, here, so pages ask for files
+    /// the browser may keep for good.
+    public init(templatesDirectory directory: String, kit: BoardKit, staticFiles: String = "/static") async throws {
+        library = try Self.library(directory, staticFiles: staticFiles)
         self.kit = kit
         recipes = DragRecipes(kit: kit)
         rowTemplate = (try? String(contentsOfFile: directory + "/row.mustache", encoding: .utf8)).flatMap(RowTemplate.init(source:))
@@ -27,6 +32,17 @@ public struct BoardRenderer: Sendable {
         for name in names where library.getTemplate(named: name) == nil {
             throw DragboardError.notFound("template \(name).mustache is missing from \(directory)")
         }
+    }
+
+    /// The templates of `directory`, each named by its file name without `.mustache`.
+    private static func library(_ directory: String, staticFiles: String) throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasSuffix(".mustache") {
+            var source = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            if staticFiles != "/static" { source = source.replacingOccurrences(of: "\"/static/", with: "\"\(staticFiles)/") }
+            try library.register(source, named: String(name.dropLast(".mustache".count)))
+        }
+        return library
     }
 
     /// The board index.

@@ -84,12 +84,12 @@ public final class BoardService: Sendable {
     ///     (`<databasePath>-images`), or `dragboard-images` in the working directory with a
     ///     shared database. Instances sharing a database must share this folder too.
     public convenience init(kit: BoardKit, databasePath: String, openStore: (String) throws -> BoardStore = { try BoardStore(path: $0) },
-                            imagesDirectory: String? = nil, templatesDirectory: String,
+                            imagesDirectory: String? = nil, templatesDirectory: String, staticFiles: String = "/static",
                             limits: Limits = Limits(), signIn: SignInPolicy = SignInPolicy(),
                             logger: Logger = Logger(label: "dragboard")) async throws {
         let store = try openStore(databasePath)
         if let seed = kit.seed { try store.seedIfEmpty(seed) }
-        let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit)
+        let renderer = try await BoardRenderer(templatesDirectory: templatesDirectory, kit: kit, staticFiles: staticFiles)
         let images = imagesDirectory ?? (store.isShared ? "dragboard-images" : databasePath + "-images")
         try self.init(store: store, renderer: renderer, imagesDirectory: URL(fileURLWithPath: images, isDirectory: true),
                       limits: limits, signIn: signIn, logger: logger)
