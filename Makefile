@@ -104,17 +104,22 @@ test: test-deps
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ] && [ $$browsers = 0 ]
 
 # In process (the router called directly), then over real sockets against the release server
-# beside a raw libmicrohttpd C server (BASELINE=<another dragboard binary> adds ratios); wrk and drops.c
-# (built with cc) are the load clients. Then the same server on a throw-away PostgreSQL cluster, through one
-# instance and two sharing a database, beside SQLite, and how soon one instance's viewer hears of a drop
-# through the other (skipped, with a loud line, where no PostgreSQL server can start).
-bench: deps
+# beside a raw libmicrohttpd C server with the server's thread count (BASELINE=<another dragboard binary> adds
+# ratios); wrk and drops.c (built with cc) are the load clients. Then the same server on a throw-away PostgreSQL
+# cluster, through one instance and two sharing a database, beside SQLite, how soon one instance's viewer hears
+# of a drop through the other, and the statements PostgreSQL is sent per drop cycle (pg_stat_statements)
+# (skipped, with a loud line, where no PostgreSQL server can start). Then what live viewers cost (CPU per drop with
+# 1 and 256, memory of 4,096 idle ones, how soon a drop reaches them all), and in Chromium a board page's weight
+# (first and repeat visit) and its DOM work at 1,000 rows per list.
+bench: test-deps
 	$(call apt_install,wrk gcc libc6-dev postgresql)
 	swift build -c release --product dragboard
 	swift build -c release --product DragboardBench
 	.build/release/DragboardBench
 	$(PYTHON) Tests/bench/http_bench.py --seconds $(BENCH_SECONDS) $(if $(BASELINE),--baseline $(BASELINE))
 	$(PYTHON) Tests/bench/pg_bench.py --seconds $(BENCH_SECONDS)
+	$(PYTHON) Tests/bench/viewers_bench.py
+	$(VENV)/bin/python Tests/bench/browser_bench.py $(if $(BASELINE),--baseline $(BASELINE))
 
 # Property tests through the real router for a bounded time; prints executions/s and violations. Then
 # schemathesis (Tests/fuzz/schemathesis_run.py) against docs/openapi.yaml and the debug server on a temporary

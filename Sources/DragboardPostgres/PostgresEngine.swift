@@ -56,6 +56,11 @@ final class PostgresEngine: StoreEngine {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// In autocommit: the query is its own snapshot, and a read needs no `COMMIT`.
+    func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction(nil, body)
+    }
+
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try transaction("BEGIN", body)
     }
@@ -71,13 +76,14 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
-    /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection.
+    /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection;
+    /// with no `begin`, its one read in autocommit.
     /// A kept connection the server has closed since (a restart, a failover, an idle timeout) fails
     /// at `BEGIN`, before anything was asked of it: the pool drops it and the next one is tried.
     /// What a person is told while the database is away (the details go to the log).
     static let unreachable = "the database cannot be reached right now; nothing was changed, try again in a few seconds"
 
-    private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
+    private func transaction<T>(_ begin: String?, _ body: (any SQLConnection) throws -> T) throws -> T {
         var attempts = 0
         while true {
             attempts += 1
@@ -85,7 +91,7 @@ final class PostgresEngine: StoreEngine {
                 return try pool.withConnection { pooled in
                     let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
                     do {
-                        try db.execute(sql: begin)
+                        if let begin { try db.execute(sql: begin) }
                     } catch let unanswered as StoreError {
                         throw unanswered  // another connection to a server that does not answer would wait as long
                     } catch {
@@ -94,6 +100,11 @@ final class PostgresEngine: StoreEngine {
                     let outcome = Result { try body(db) }
                     // No answer in time: the pool closes the connection, which rolls the transaction back.
                     guard !pooled.unanswered else { return outcome }
+                    guard begin != nil else {
+                        // A read that a closed connection refused changed nothing: the next connection is tried.
+                        if case .failure(let error) = outcome, PostgresStoreError.isConnectionLoss(error) { throw ClosedConnection(underlying: error) }
+                        return outcome
+                    }
                     switch outcome {
                     case .success:
                         do {

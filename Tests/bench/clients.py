@@ -61,6 +61,25 @@ class Client:
         status, data = self.request("POST", path, body)
         return status, json.loads(data or b"{}")
 
+    def begin(self, item: str, source: str) -> str:
+        """Starts dragging `item` out of list `source` (`POST /api/sessions`); the session's token."""
+        token = secrets.token_hex(16)
+        status, answer = self.post("/api/sessions", {"token": token, "list": source, "items": [item]})
+        assert status == 201, f"a drag start answered {status}: {answer}"
+        return token
+
+    def drop(self, token: str, target: str, location: dict | None = None, must_change: bool = True) -> dict:
+        """Drops the session's rows on list `target` (`location`: before a hovered row; None: at the end);
+        the answer (200, with changes unless not `must_change`)."""
+        body = {"op": secrets.token_hex(16), "version": 0, "target": {"list": target}, "location": location}
+        status, answer = self.post(f"/api/sessions/{token}/drop", body)
+        assert status == 200 and (answer.get("changes") or not must_change), f"a drop answered {status}: {answer}"
+        return answer
+
+    def end(self, token: str) -> None:
+        status, answer = self.post(f"/api/sessions/{token}/end", {})
+        assert status == 200, f"a drag end answered {status}: {answer}"
+
     def board(self) -> Snapshot:
         status, data = self.request("GET", f"{BOARD}/api/board")
         assert status == 200, status
@@ -123,6 +142,16 @@ class Client:
 
 class DropClient:
     @staticmethod
+    def choose(turn: int, own: list[str], where: dict[str, str]) -> tuple[str, str, dict | None]:
+        """The row a client drags on `turn`, the list it drops it on and where (None: at the end; else
+        before another of its own rows already in that list, two turns in three). drops.c chooses the same."""
+        item = own[turn % len(own)]
+        target = CATS[turn % len(CATS)]
+        hovered = next((other for other in own if other != item and where[other] == target), None)
+        location = None if hovered is None or turn % 3 == 0 else {"row": 0, "fraction": 0.3, "item": hovered}
+        return item, target, location
+
+    @staticmethod
     def run(port: int, own: list[str], before: Snapshot, deadline: float, seed: int) -> dict:
         """Drags its own rows between the cats until `deadline`: begin, drop (timed), end. A drop
         names the row it hovers by id (one of its own, whose list it knows) with version 0, so the
@@ -134,10 +163,7 @@ class DropClient:
         latencies, changed, refused, turn = [], 0, 0, seed
         while time.time() < deadline and own:
             turn += 1
-            item = own[turn % len(own)]
-            target = CATS[turn % len(CATS)]
-            hovered = next((other for other in own if other != item and where[other] == target), None)
-            location = None if hovered is None or turn % 3 == 0 else {"row": 0, "fraction": 0.3, "item": hovered}
+            item, target, location = DropClient.choose(turn, own, where)
             token = secrets.token_hex(16)
             status, _ = client.post("/api/sessions", {"token": token, "list": where[item], "items": [item]})
             if status != 201:

@@ -1,10 +1,13 @@
 /* The yardstick of `make bench`: a raw libmicrohttpd server in C answering every request with a
- * small fixed body, started with the same daemon options as dragboard's HTTPServer (poll, a pool
- * of 4 threads, the same connection, per-IP, memory and timeout limits). Built by the benchmark
- * itself: cc -O2 hello.c $(pkg-config --cflags --libs libmicrohttpd). Prints one "Listening on"
- * line, like dragboard, and stops on SIGTERM or SIGINT. Connections are kept alive.
- * `hello PORT [FILE]` answers with the bytes of FILE instead (text/css), the yardstick of a static file
- * of the same size: sending 10 KB costs the kernel more than sending 17 bytes. */
+ * small fixed body, started with dragboard's HTTPServer daemon flags (poll, suspend/resume) and a pool of
+ * THREADS threads: http_bench.py passes the server's own count (DragboardApp.threadPoolSize), so the two
+ * are compared with the same threads. Its connection, per-IP, memory and timeout limits are the server's
+ * defaults (HTTPServer.Configuration); none of them binds under wrk's 16 connections. Built by the benchmark itself:
+ * cc -O2 hello.c $(pkg-config --cflags --libs libmicrohttpd). Prints one "Listening on" line, like
+ * dragboard, and stops on SIGTERM or SIGINT. Connections are kept alive.
+ *     hello PORT THREADS [FILE]
+ * With FILE it answers with the bytes of FILE instead (text/css), the yardstick of a static file of the
+ * same size: sending 10 KB costs the kernel more than sending 17 bytes. */
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -35,12 +38,17 @@ static volatile sig_atomic_t stopping = 0;
 static void stop(int signal) { (void)signal; stopping = 1; }
 
 int main(int argc, char **argv) {
-    unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 0;
+    if (argc < 3 || atoi(argv[2]) < 1) {
+        fprintf(stderr, "usage: hello PORT THREADS [FILE]\n");
+        return 2;
+    }
+    unsigned short port = (unsigned short)atoi(argv[1]);
+    unsigned int threads = (unsigned int)atoi(argv[2]);
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (argc > 2) {
-        FILE *file = fopen(argv[2], "rb");
-        if (file == NULL) { fprintf(stderr, "cannot read %s\n", argv[2]); return 1; }
+    if (argc > 3) {
+        FILE *file = fopen(argv[3], "rb");
+        if (file == NULL) { fprintf(stderr, "cannot read %s\n", argv[3]); return 1; }
         static char contents[1 << 20];
         size_t size = fread(contents, 1, sizeof contents, file);
         fclose(file);
@@ -52,9 +60,9 @@ int main(int argc, char **argv) {
     }
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, port, NULL, NULL, &answer, NULL,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)2048,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)32,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)16384,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)64,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,

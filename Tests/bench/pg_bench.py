@@ -12,12 +12,20 @@ through one instance and through two sharing one database, beside SQLite, in the
    arrived (and minus when the drop request started). It can be below zero: the NOTIFY is delivered at
    commit, while A still renders its answer.
 3. The same drops on SQLite (one instance), for comparison.
+4. The PostgreSQL statements of a drop cycle (issue #27: ≤ 15), on a cluster of its own that counts them
+   (pg_stat_statements) and logs them: one instance, one Python client, cycles one after the other, counts
+   reset and read between the begin, the drop and the end; and how many of the drop's ran while its board
+   row was locked (from the statement log).
+
+    python3 Tests/bench/pg_bench.py --count-only [--cycles 50]     # only 4: a few seconds
 
 Where no PostgreSQL server can be made here, it prints one loud line and exits 0 (the rest of `make bench`
 ran). Stdlib only; nothing is asserted: these are measurements, read as medians and ratios.
 """
 import argparse
+import collections
 import json
+import re
 import os
 import pathlib
 import secrets
@@ -29,7 +37,7 @@ import tempfile
 import threading
 import time
 
-from clients import BOARD, CATS, CDropClients, Client, Snapshot, percentile
+from clients import BOARD, CATS, CDropClients, Client, DropClient, Snapshot, percentile
 from http_bench import ROOT, Server
 
 sys.path.insert(0, str(ROOT / "Tests/postgres"))
@@ -284,7 +292,152 @@ def phase(binary: pathlib.Path, database: str, url: str | None, instances: int, 
             server.stop()
 
 
-def report(columns: dict[str, dict]) -> None:
+#: The counting cluster's statement log: each entry begins with this marker (no statement does), then its
+#: backend's pid (%p) and its transaction (%v: the virtual transaction id, the same from BEGIN to COMMIT).
+LOG_SETTINGS = "log_statement = 'all'\nlog_line_prefix = '@@ %p %v @@ '\n"
+LOG_ENTRY = re.compile(r"^@@ (\d+) (\S*) @@ (\w+):  (.*)")
+#: A statement's entry: `statement: SQL` (simple protocol) or `execute <name>: SQL` (extended protocol).
+LOGGED_STATEMENT = re.compile(r"^(?:statement|execute [^:]+): (.*)", re.S)
+#: PostgresSQLConnection.lock(board:), the first statement of every write transaction.
+BOARD_LOCK = re.compile(r"^SELECT 1 FROM board WHERE id = \S+ FOR UPDATE")
+#: Rows per cat of the counting board (one client owns them all, like http_bench's single drop client).
+COUNT_ROWS = 4
+#: Cycles run before counting: the pool's connections and prepared statements are made by then.
+WARM_UP_CYCLES = 3
+GOAL_STATEMENTS = 15
+
+
+def logged_statements(text: str) -> list[tuple[str, str, str]]:
+    """(pid, transaction, SQL) of each statement in a piece of the statement log (a statement's text may
+    run over several lines; parameters and other entries are left out)."""
+    entries: list[list[str]] = []
+    for line in text.splitlines():
+        if found := LOG_ENTRY.match(line):
+            entries.append(list(found.groups()))
+        elif entries:
+            entries[-1][3] += "\n" + line
+    return [(pid, transaction, statement.group(1).strip()) for pid, transaction, level, message in entries
+            if level == "LOG" and (statement := LOGGED_STATEMENT.match(message)) and "pg_stat_statements" not in message]
+
+
+def under_lock(statements: list[tuple[str, str, str]]) -> tuple[int, int, int]:
+    """In one drop's statements: (board-row locks taken, statements run after a lock and before its
+    transaction's COMMIT or ROLLBACK, locks whose end is not in the piece)."""
+    locks = inside = open_locks = 0
+    holding: dict[str, str] = {}  # pid → the transaction that holds a lock
+    for pid, transaction, sql in statements:
+        if pid in holding:
+            if transaction != holding[pid]:
+                open_locks += 1  # the transaction ended unseen: not counted as under the lock
+                del holding[pid]
+            elif sql.upper().startswith(("COMMIT", "ROLLBACK", "END")):
+                del holding[pid]
+                continue
+            else:
+                inside += 1
+                continue
+        if BOARD_LOCK.match(sql):
+            locks += 1
+            holding[pid] = transaction
+    return locks, inside, open_locks + len(holding)
+
+
+def count_statements(binary: pathlib.Path, folder: pathlib.Path, cycles: int) -> dict:
+    """The statements PostgreSQL is sent per drop cycle, as pg_stat_statements counts them (see the module's
+    point 4); the drops go as drops.c's clients choose them (DropClient.choose)."""
+    with postgres.Cluster(statements=True, settings=LOG_SETTINGS) as cluster:
+        url = cluster.url
+        server = start(binary, url, folder / "images-count")
+        try:
+            client = Client(server.port)
+            seed(client, COUNT_ROWS)
+            board = client.board()
+            own, where = board.items, {item: name for name in CATS for item in board.lists[name]}
+            calls = {phase: collections.Counter() for phase in ("begin", "drop", "end")}
+            per_drop, kinds = [], collections.defaultdict(list)
+            locks = locked = unclosed = logged = 0
+
+            def measured(phase: str, request):
+                postgres.reset_statements(url)
+                answer = request()
+                for number, query in postgres.statement_counts(url):
+                    calls[phase][query] += number
+                return answer
+
+            for turn in range(1, WARM_UP_CYCLES + cycles + 1):
+                item, target, location = DropClient.choose(turn, own, where)
+                if turn <= WARM_UP_CYCLES:
+                    token = client.begin(item, where[item])
+                    answer = client.drop(token, target, location, must_change=False)
+                    client.end(token)
+                else:
+                    token = measured("begin", lambda: client.begin(item, where[item]))
+                    before, log_start = sum(calls["drop"].values()), cluster.log.stat().st_size
+                    answer = measured("drop", lambda: client.drop(token, target, location, must_change=False))
+                    with open(cluster.log, "rb") as log:
+                        log.seek(log_start)
+                        statements = logged_statements(log.read().decode(errors="replace"))
+                    counts = under_lock(statements)
+                    locks, locked, unclosed, logged = locks + counts[0], locked + counts[1], unclosed + counts[2], logged + len(statements)
+                    per_drop.append(sum(calls["drop"].values()) - before)
+                    kind = (("another list" if where[item] != target else "its own list")
+                            + (", at the end" if location is None else ", before a row")
+                            + ("" if answer.get("changes") else ", nothing changed"))
+                    kinds[kind].append(per_drop[-1])
+                    measured("end", lambda: client.end(token))
+                if answer.get("changes"):
+                    where[item] = target
+        finally:
+            server.stop()
+    per_cycle = {phase: sum(counter.values()) / cycles for phase, counter in calls.items()}
+    return {"cycles": cycles, "per cycle": per_cycle, "total": sum(per_cycle.values()),
+            "drop top": [(number / cycles, query) for query, number in calls["drop"].most_common(5)],
+            "drop min": min(per_drop), "drop max": max(per_drop),
+            "kinds": {kind: (len(values), statistics.fmean(values)) for kind, values in sorted(kinds.items())},
+            "locks per drop": locks / cycles, "under lock per drop": locked / cycles, "unclosed locks": unclosed,
+            "logged per drop": logged / cycles}
+
+
+def report_statements(counted: dict | str) -> None:
+    print(f"== PostgreSQL statements per drop cycle: what the server sent (pg_stat_statements, track = top), one "
+          f"instance, no other load ==")
+    if isinstance(counted, str):
+        print(f"not measured: {counted}")
+        return
+    cycles = counted["cycles"]
+    print(f"({cycles} cycles one after the other after {WARM_UP_CYCLES} not counted; counts reset and read between "
+          f"the three requests; the drops chosen as drops.c's clients choose them)")
+    requests = {"begin": "POST /api/sessions", "drop": "POST /api/sessions/<token>/drop", "end": "POST /api/sessions/<token>/end"}
+    for phase, path in requests.items():
+        print(f"{phase + ', ' + path:<52}{counted['per cycle'][phase]:>8.2f}")
+    total = counted["total"]
+    print(f"{'a cycle: begin + drop + end':<52}{total:>8.2f}  goal ≤ {GOAL_STATEMENTS}  "
+          f"{'met' if total <= GOAL_STATEMENTS else 'NOT met'}")
+    print(f"the drop: {counted['drop min']}-{counted['drop max']} statements; by kind of drop (drops, statements per drop):")
+    for kind, (number, mean) in counted["kinds"].items():
+        print(f"    {kind:<44}{number:>4} {mean:>8.2f}")
+    print("the drop's 5 most frequent statements (calls per drop):")
+    for number, query in counted["drop top"]:
+        print(f"    {number:>6.2f}  {query[:110]}")
+    if counted["unclosed locks"] or abs(counted["logged per drop"] - counted["per cycle"]["drop"]) > 1e-9:
+        print(f"drop statements while its board row was locked: n/a (the statement log shows {counted['logged per drop']:.2f} "
+              f"statements per drop, pg_stat_statements {counted['per cycle']['drop']:.2f}; {counted['unclosed locks']} locks "
+              f"without their COMMIT in the log)")
+    else:
+        print(f"drop statements while its board row was locked, after `SELECT 1 FROM board … FOR UPDATE` and before its "
+              f"COMMIT (neither counted), from the statement log: {counted['under lock per drop']:.2f} per drop "
+              f"({counted['locks per drop']:.2f} locks per drop)")
+
+
+def report(columns: dict[str, dict], counted: dict | str | None) -> None:
+    if columns:
+        table(columns)
+    if counted is not None:
+        report_statements(counted)
+    goals(columns, counted)
+
+
+def table(columns: dict[str, dict]) -> None:
     names = list(columns)
     keys = list(dict.fromkeys(key for figures in reversed(columns.values()) for key in figures))  # PG 2 has every row
     print("== PostgreSQL: release server, loopback, one throw-away cluster, 2 shared cores ==")
@@ -296,11 +449,25 @@ def report(columns: dict[str, dict]) -> None:
         if one and two is not None and not any(word in key for word in ("lost", "refused", "heard")):
             line += f"{two / one:>13.2f}x"
         print(line)
-    sqlite, one = columns.get("SQLite 1 inst", {}), columns.get("PG 1 inst", {})
+
+
+def goals(columns: dict[str, dict], counted: dict | str | None) -> None:
+    """Issue #27's goals, each with this run's figure and whether it is met."""
+    rows = [("PostgreSQL statements per drop cycle", f"≤ {GOAL_STATEMENTS}",
+             counted["total"] if isinstance(counted, dict) else None, lambda v: v <= GOAL_STATEMENTS)]
+    sqlite, one, two = (columns.get(name, {}) for name in ("SQLite 1 inst", "PG 1 inst", "PG 2 inst"))
+    ratio = lambda a, b, key: a[key] / b[key] if a.get(key) is not None and b.get(key) else None
     for clients in CLIENTS:
         key = f"drops/s, {clients} clients"
-        if sqlite.get(key) and key in one:
-            print(f"PG 1 instance / SQLite, drops/s at {clients} clients: {one[key] / sqlite[key]:.2f}x")
+        rows.append((f"PG 1 instance / SQLite, drops/s, {clients} clients", "≥ 0.5x", ratio(one, sqlite, key), lambda v: v >= 0.5))
+    for clients in CLIENTS:
+        key = f"drops/s, {clients} clients"
+        rows.append((f"PG 2 instances / 1, drops/s, {clients} clients", "≥ 1.0x", ratio(two, one, key), lambda v: v >= 1.0))
+    print("-- issue #27 goals (drops/s: acknowledged drops, one per begin → drop → end cycle, closed loop, this run) --")
+    for label, goal, value, met in rows:
+        verdict = "not measured" if value is None else ("met" if met(value) else "NOT met")
+        shown = "" if value is None else f"{value:.2f}"
+        print(f"{label:<52}{shown:>8}  goal {goal:<7}{verdict}")
 
 
 def main() -> int:
@@ -308,6 +475,8 @@ def main() -> int:
     parser.add_argument("--binary", type=pathlib.Path, default=ROOT / ".build/release/dragboard")
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", 5)))
     parser.add_argument("--samples", type=int, default=200, help="drops timed until B hears of them")
+    parser.add_argument("--cycles", type=int, default=50, help="drop cycles whose statements are counted (0: none)")
+    parser.add_argument("--count-only", action="store_true", help="only count the statements of a drop cycle")
     args = parser.parse_args()
     ok, why = postgres.available()
     if not ok:
@@ -317,16 +486,25 @@ def main() -> int:
         raise SystemExit(f"{args.binary} is missing: swift build -c release --product dragboard")
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-pg-bench-"))
     try:
-        runner = CDropClients(folder)
-        columns = {"SQLite 1 inst": phase(args.binary, str(folder / "bench.sqlite"), None, 1, folder, args.seconds,
-                                          runner, PostgresCPU(None), args.samples)}
-        with postgres.Cluster() as cluster:
-            cpu = PostgresCPU(cluster)
-            for instances in (1, 2):
-                url = postgres.create_database(cluster.url, f"bench_{instances}_instances")
-                columns[f"PG {instances} inst"] = phase(args.binary, url, url, instances, folder, args.seconds,
-                                                        runner, cpu, args.samples)
-        report(columns)
+        columns = {}
+        if not args.count_only:
+            runner = CDropClients(folder)
+            columns["SQLite 1 inst"] = phase(args.binary, str(folder / "bench.sqlite"), None, 1, folder, args.seconds,
+                                             runner, PostgresCPU(None), args.samples)
+            with postgres.Cluster() as cluster:
+                cpu = PostgresCPU(cluster)
+                for instances in (1, 2):
+                    url = postgres.create_database(cluster.url, f"bench_{instances}_instances")
+                    columns[f"PG {instances} inst"] = phase(args.binary, url, url, instances, folder, args.seconds,
+                                                            runner, cpu, args.samples)
+        counted = None
+        if args.cycles > 0:
+            # Its own cluster, after the load: the counting and the log cost nothing to the figures above.
+            try:
+                counted = count_statements(args.binary, folder, args.cycles)
+            except postgres.ClusterError as error:
+                counted = str(error)
+        report(columns, counted)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0

@@ -35,6 +35,15 @@ listen_addresses = '127.0.0.1'
 unix_socket_directories = ''
 max_connections = 200
 """
+#: Appended too by `Cluster(statements=True)`: the statements each database was sent, counted by
+#: pg_stat_statements (Debian's server package ships it). `top`: the statements clients sent, not those a
+#: function or trigger ran; BEGIN, COMMIT and SAVEPOINT count too (track_utility). Loaded at start, so it is
+#: off in the tests' clusters.
+STATEMENT_SETTINGS = """
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = top
+pg_stat_statements.track_utility = on
+"""
 
 
 class ClusterError(RuntimeError):
@@ -123,12 +132,37 @@ def drop_database(url: str, name: str) -> None:
     run_sql(with_database(url, "postgres"), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def reset_statements(url: str) -> None:
+    """Zeroes pg_stat_statements' counts (a cluster started with `statements=True`)."""
+    run_sql(url, "SELECT pg_stat_statements_reset()")
+
+
+def statement_counts(url: str) -> list[tuple[int, str]]:
+    """(calls, normalized query text on one line) of each statement sent to `url`'s database since the last
+    reset, most called first; not those that reset or read these counts."""
+    out = run_sql(url, r"""
+        SELECT calls, regexp_replace(query, '\s+', ' ', 'g') FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND query NOT LIKE '%pg_stat_statements%'
+        ORDER BY calls DESC, query""")
+    counts = []
+    for line in out.splitlines():
+        calls, bar, query = line.partition("|")
+        if bar:
+            counts.append((int(calls), query.strip()))
+    return counts
+
+
 class Cluster:
     """One throw-away server. `Cluster()` picks a new folder in the scratch space; `Cluster(folder)` uses an
-    empty or absent folder, or (to stop it) one a previous `start` filled."""
+    empty or absent folder, or (to stop it) one a previous `start` filled. `statements=True` counts the
+    statements sent to it (STATEMENT_SETTINGS, and the extension made in its database: see
+    `statement_counts`); `settings` are more lines for postgresql.conf (after ours: they win)."""
 
-    def __init__(self, directory: str | os.PathLike | None = None):
+    def __init__(self, directory: str | os.PathLike | None = None, *, statements: bool = False, settings: str = ""):
         self.directory = pathlib.Path(directory) if directory else None
+        self.statements = statements
+        self.settings = settings
         self.port: int | None = None
         self.url: str | None = None
         ok, found = available()
@@ -169,10 +203,12 @@ class Cluster:
                 raise ClusterError(f"initdb failed (exit {made.returncode}) in {self.directory}",
                                    made.stdout + made.stderr)
             with open(self.data / "postgresql.conf", "a") as conf:
-                conf.write(SETTINGS)
+                conf.write(SETTINGS + (STATEMENT_SETTINGS if self.statements else "") + self.settings)
             self._start_server()
             self.url = f"postgres://{USER}@127.0.0.1:{self.port}/{DATABASE}"
             run_sql(with_database(self.url, "postgres"), f'CREATE DATABASE "{DATABASE}"')
+            if self.statements:
+                run_sql(self.url, "CREATE EXTENSION pg_stat_statements")
             return self.url
         except BaseException:
             self.stop()

@@ -42,6 +42,8 @@ def test_cluster_serves_its_url_then_leaves_nothing():
         assert cluster.run_sql(url, "SELECT current_database(), current_user").strip() == "dragboard|dragboard"
         assert cluster.run_sql(url, "SHOW max_connections").strip() == "200"
         assert cluster.run_sql(url, "SHOW fsync").strip() == "on"
+        # The tests' cluster counts no statements (that is `statements=True`, for the bench).
+        assert cluster.run_sql(url, "SHOW shared_preload_libraries").strip() == ""
 
         second = cluster.create_database(url, "second_db")
         assert second == f"postgres://dragboard@127.0.0.1:{running.port}/second_db"
@@ -87,3 +89,21 @@ def test_start_refuses_a_folder_that_is_not_empty(tmp_path):
     with pytest.raises(cluster.ClusterError, match="not empty"):
         cluster.Cluster(tmp_path).start()
     assert (tmp_path / "precious").read_text() == "keep me"
+
+
+def test_statements_option_counts_what_clients_sent():
+    """`statements=True` (pg_bench's count): each statement a client sent, by calls, in that database only;
+    `settings` lines reach postgresql.conf."""
+    with cluster.Cluster(statements=True, settings="log_statement = 'all'") as running:
+        url = running.url
+        assert cluster.run_sql(url, "SHOW log_statement").strip() == "all"
+        cluster.run_sql(url, "CREATE TABLE t (n int)")
+        other = cluster.create_database(url, "other_db")
+        cluster.reset_statements(url)
+        for n in range(3):
+            cluster.run_sql(url, f"INSERT INTO t VALUES ({n})")
+        cluster.run_sql(url, "BEGIN; SELECT count(*) FROM t; COMMIT")
+        cluster.run_sql(other, "SELECT 42")
+        counts = dict((query, calls) for calls, query in cluster.statement_counts(url))
+        # Constants are normalized: three INSERTs are one statement called three times.
+        assert counts == {"INSERT INTO t VALUES ($1)": 3, "BEGIN": 1, "SELECT count(*) FROM t": 1, "COMMIT": 1}, counts

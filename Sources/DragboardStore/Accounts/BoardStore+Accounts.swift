@@ -1,12 +1,19 @@
 import Dragboard
 import Foundation
+import Synchronization
 
 /// Accounts: people who sign in, with the Argon2id hash of their password (made by the caller;
 /// the store never sees a password).
 extension BoardStore {
     /// Whether anyone can sign in: from the first account on, every request needs a sign-in.
+    ///
+    /// Once true it is remembered, and never asked again: removing every account from a running
+    /// server keeps it closed (fail closed) until it starts again.
     public func hasAccounts() throws -> Bool {
-        try engine.read { try $0.fetchOne(Int.self, sql: "SELECT 1 FROM account LIMIT 1") != nil }
+        if accountsExist.load(ordering: .relaxed) { return true }
+        let found = try engine.readOne { try $0.fetchOne(Int.self, sql: "SELECT 1 FROM account LIMIT 1") != nil }
+        if found { accountsExist.store(true, ordering: .relaxed) }
+        return found
     }
 
     /// Adds an account. - Throws: ``StoreError/invalid(_:)`` when the name breaks the rules or

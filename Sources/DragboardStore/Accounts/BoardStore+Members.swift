@@ -21,12 +21,14 @@ extension BoardStore {
 
     /// `account`'s role on `board`: an admin owns every board; nil for a non-member (or no such board).
     public func role(of account: Account, on board: String) throws -> BoardRole? {
-        try engine.read { db in
-            guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [board]) != nil else { return nil }
-            if account.isAdmin { return .owner }
-            return try db.fetchOne(String.self, sql: "SELECT role FROM member WHERE boardID = ? AND accountID = ?",
-                                   arguments: [board, account.id]).flatMap(BoardRole.init(rawValue:))
+        // One query: whether the board exists, and the person's role on it.
+        let found = try engine.readOne { db in
+            try db.row(sql: "SELECT (SELECT 1 FROM board WHERE id = ?), (SELECT role FROM member WHERE boardID = ? AND accountID = ?)",
+                       arguments: [board, board, account.id])
         }
+        guard let found, (found[0] as Int?) != nil else { return nil }
+        if account.isAdmin { return .owner }
+        return (found[1] as String?).flatMap(BoardRole.init(rawValue:))
     }
 
     /// The boards `account` can open, newest activity first: every board for an admin.

@@ -28,7 +28,7 @@ extension BoardStore {
     public func signIn(token: String, idleLimit: TimeInterval) throws -> SignIn? {
         let digest = Self.signInDigest(token)
         let now = Date().timeIntervalSince1970
-        let found = try engine.read { db in
+        let found = try engine.readOne { db in
             try db.row(sql: """
                 SELECT account.id, account.name, account.isAdmin, signIn.csrf, signIn.lastSeen
                 FROM signIn JOIN account ON account.id = signIn.accountID WHERE signIn.digest = ?

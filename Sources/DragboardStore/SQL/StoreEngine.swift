@@ -6,6 +6,10 @@
 package protocol StoreEngine: Sendable {
     /// Runs `body` on a consistent snapshot, never waiting for a writer.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body`, which asks ONE query, outside any transaction where the engine can: one
+    /// statement is its own consistent snapshot, and a server that speaks over the network is
+    /// spared the `BEGIN` and `COMMIT` around it (two of the three round trips).
+    func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one durable write transaction, rolled back if it throws.
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs one client operation in a durable transaction and returns once it committed (its
@@ -19,4 +23,11 @@ package protocol StoreEngine: Sendable {
     var description: String { get }
     /// Whether other server instances may share this database (and so the image folder beside it).
     var isShared: Bool { get }
+}
+
+extension StoreEngine {
+    /// An embedded engine's transactions cost no round trips: a read is as good.
+    package func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try read(body)
+    }
 }

@@ -11,7 +11,7 @@ extension BoardStore {
 
     /// The board with this id, if it exists.
     public func board(_ id: String) throws -> BoardRecord? {
-        try engine.read { db in
+        try engine.readOne { db in
             try db.row(sql: "SELECT \(BoardRecord.columns) FROM board WHERE id = ?", arguments: [id]).map(BoardRecord.init(row:))
         }
     }

@@ -9,7 +9,7 @@ extension BoardStore {
 
     /// A board's current version (0 for a new board). - Throws: ``StoreError/unknownBoard(_:)``.
     public func version(board: String = BoardStore.defaultBoardID) throws -> Int {
-        try engine.read { db in try StoreQueries.version(db, board: board) }
+        try engine.readOne { db in try StoreQueries.version(db, board: board) }
     }
 
     /// A board's lists ordered by `position, id`.

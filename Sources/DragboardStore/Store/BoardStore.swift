@@ -30,6 +30,8 @@ public final class BoardStore: Sendable {
     public let operationRetention: TimeInterval
     /// When old operation records were last deleted.
     let pruning = Mutex(PruneSchedule())
+    /// Whether an account has been seen (see ``hasAccounts()``).
+    let accountsExist = Atomic<Bool>(false)
     /// Told how long each operation took from its submission to its commit (waiting for the
     /// database included), e.g. for metrics.
     let commitObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
