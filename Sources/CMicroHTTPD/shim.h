@@ -24,6 +24,14 @@ cmhd_start_daemon(unsigned int flags, uint16_t port,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
+/// Sends `response` as an HTTP/1.0 server would: its body as it comes, no chunks, then the connection
+/// closes (`MHD_set_response_options` is variadic). An event stream's bytes can then be written to the
+/// socket directly while libmicrohttpd has the connection suspended.
+static inline void
+cmhd_response_unframed(struct MHD_Response *response) {
+    MHD_set_response_options(response, MHD_RF_HTTP_1_0_SERVER, MHD_RO_END);
+}
+
 /// The port the daemon is bound to (`MHD_get_daemon_info` is variadic), or 0.
 static inline uint16_t
 cmhd_bind_port(struct MHD_Daemon *daemon) {

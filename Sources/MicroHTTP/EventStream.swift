@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 import Synchronization
 
 /// A Server-Sent Events stream to one client.
@@ -15,6 +16,11 @@ import Synchronization
 /// ```
 /// The server sends a `: ping` comment every heartbeat interval so dead clients are noticed, and closes every
 /// stream on ``HTTPServer/stop()``.
+///
+/// While libmicrohttpd has the connection suspended (everything sent, waiting for more) an event is
+/// written to the socket at once, without waking libmicrohttpd: one `send` per viewer, which is what
+/// makes a change to a board with thousands of viewers cheap. The body is unframed (no chunks), so what
+/// the socket does not take at once is left to libmicrohttpd, resumed, to send when it can.
 public final class EventStream: Sendable {
     struct State {
         var buffer: [UInt8] = []
@@ -34,10 +40,13 @@ public final class EventStream: Sendable {
 
     private let state = Mutex(State())
     private let connection: ConnectionHandle
+    /// The connection's socket (-1: unknown, every byte goes through libmicrohttpd).
+    private let socket: Int32
     private let registry: StreamRegistry
 
-    init(connection: ConnectionHandle, registry: StreamRegistry) {
+    init(connection: ConnectionHandle, socket: Int32 = -1, registry: StreamRegistry) {
         self.connection = connection
+        self.socket = socket
         self.registry = registry
     }
 
@@ -90,6 +99,18 @@ public final class EventStream: Sendable {
     private func enqueue(_ bytes: [UInt8]) {
         let resume = state.withLock { state -> Bool in
             guard !state.closed else { return false }
+            if state.suspended, state.buffer.isEmpty, socket >= 0 {
+                // libmicrohttpd sent everything and sleeps: the socket is this stream's alone.
+                let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+                let failure = sent < 0 ? errno : 0
+                if sent == bytes.count { return false }
+                if sent < 0, failure != EAGAIN, failure != EWOULDBLOCK {
+                    state.closed = true  // the client went: libmicrohttpd, resumed, ends the response
+                } else {
+                    state.buffer.append(contentsOf: bytes[max(0, sent)...])  // the rest when the socket takes it
+                }
+                return Self.takeSuspension(&state)
+            }
             if state.buffer.count + bytes.count > Self.maxBufferedBytes {
                 state.closed = true  // the client does not keep up: end the stream after what is queued
             } else {

@@ -41,7 +41,7 @@ extension ServerCore {
             headers["Content-Type"] = headers["Content-Type"] ?? "text/event-stream"
             mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_MUST_COPY)
         case .eventStream:
-            let eventStream = EventStream(connection: ConnectionHandle(raw: connection), registry: streams)
+            let eventStream = EventStream(connection: ConnectionHandle(raw: connection), socket: cmhd_connection_fd(connection), registry: streams)
             if var refusal = streams.register(eventStream, address: state.request.remoteAddress ?? "-", socket: cmhd_connection_fd(connection)) {
                 refusal.headers["Retry-After"] = refusal.headers["Retry-After"] ?? "5"
                 respond(refusal.response, to: state, on: connection)
@@ -51,12 +51,13 @@ extension ServerCore {
             headers["Cache-Control"] = headers["Cache-Control"] ?? "no-store"
             headers["X-Accel-Buffering"] = headers["X-Accel-Buffering"] ?? "no"
             mhdResponse = MHD_create_response_from_callback(
-                UInt64.max,  // MHD_SIZE_UNKNOWN: chunked transfer encoding
+                UInt64.max,  // MHD_SIZE_UNKNOWN, and unframed: the body runs until the connection closes
                 4096,
                 Callbacks.readStream,
                 Unmanaged.passRetained(eventStream).toOpaque(),
                 Callbacks.releaseStream
             )
+            if let mhdResponse { cmhd_response_unframed(mhdResponse) }
             stream = eventStream
         }
         guard let mhdResponse else {

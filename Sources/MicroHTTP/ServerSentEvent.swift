@@ -22,6 +22,11 @@ public struct ServerSentEvent: Sendable {
         bytes = Array((text + "\n").utf8)
     }
 
+    /// Several events as one write: a stream sends them with one call (one `send` to the socket).
+    public init(_ events: some Sequence<ServerSentEvent>) {
+        bytes = events.reduce(into: []) { $0 += $1.bytes }
+    }
+
     static func singleLine(_ string: String) -> String {
         String(string.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
     }

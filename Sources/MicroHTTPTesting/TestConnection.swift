@@ -52,6 +52,8 @@ public struct TestResponse: Sendable {
 public final class TestConnection {
     public let fd: Int32
     private var buffer: [UInt8] = []
+    /// Whether the body after ``readHead()`` comes in chunks (else it runs until the connection closes).
+    private var streamIsChunked = true
     private var isClosed = false
 
     /// Connects to `127.0.0.1:port`, optionally from a chosen source address (e.g. `127.0.0.2`).
@@ -177,18 +179,21 @@ public final class TestConnection {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        return TestResponse(status: Int(statusLine[1]) ?? 0, headers: headers, body: [])
+        let response = TestResponse(status: Int(statusLine[1]) ?? 0, headers: headers, body: [])
+        streamIsChunked = response.header("Transfer-Encoding")?.lowercased() == "chunked"
+        return response
     }
 
-    /// Reads a chunked body until `condition` holds for the decoded text so far (or the stream ends).
-    /// - Returns: The decoded text and whether the terminating chunk arrived.
+    /// Reads a streaming body (chunked, or running until the connection closes, as the head said) until
+    /// `condition` holds for the decoded text so far (or the stream ends).
+    /// - Returns: The decoded text and whether the stream ended (the terminating chunk, or the close).
     public func readChunkedBody(until condition: (String) -> Bool) throws -> (text: String, ended: Bool) {
         while true {
-            let decoded = Self.decodeChunked(buffer)?.body ?? []
+            let decoded = streamIsChunked ? Self.decodeChunked(buffer)?.body ?? [] : buffer
             let text = String(decoding: decoded, as: UTF8.self)
-            if Self.isComplete(buffer) { return (text, true) }
+            if streamIsChunked, Self.isComplete(buffer) { return (text, true) }
             if condition(text) { return (text, false) }
-            guard try receive() else { return (text, false) }
+            guard try receive() else { return (String(decoding: streamIsChunked ? Self.decodeChunked(buffer)?.body ?? [] : buffer, as: UTF8.self), !streamIsChunked) }
         }
     }
 

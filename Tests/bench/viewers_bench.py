@@ -98,6 +98,7 @@ class Viewers(threading.Thread):
 
     def close(self) -> None:
         self.stopped = True
+        self.join()   # the reader leaves its select (0.1 s at most) before the sockets close under it
         for connection in list(self.tails):
             connection.close()
 

@@ -6,12 +6,11 @@ import Synchronization
 /// These events carry no id (they are no version of the board), so a reconnecting browser's
 /// `Last-Event-ID` still says which version it has.
 extension LiveHub {
-    /// Sends `event` to every viewer of `board`.
+    /// Sends `event` to every viewer of `board` (formatted once, in order with the board's changes).
     func tell(event: String, board: String, json: String) {
         let all = streams.withLock { $0.values.filter { $0.viewer.board == board }.map(\.stream) }
-        for stream in all where !stream.isClosed {
-            stream.send(event: event, data: json)
-        }
+        guard !all.isEmpty else { return }
+        hand(ServerSentEvent(event: event, data: json), to: all)
     }
 
     /// Whether anyone views `board` now: events nobody would hear are not even made.

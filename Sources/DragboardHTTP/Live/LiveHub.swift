@@ -18,6 +18,9 @@ public final class LiveHub: Sendable {
     let streams = Mutex<[ObjectIdentifier: (viewer: Viewer, stream: EventStream)]>([:])
     /// Where events are handed to the streams, in the order they were broadcast.
     private let fanOut = DispatchQueue(label: "dragboard.live.fan-out")
+    /// Events broadcast and not yet handed over, in order, each with the streams it goes to; and
+    /// whether a hand-over is due on `fanOut`.
+    private let pending = Mutex<(events: [(streams: [EventStream], event: ServerSentEvent)], due: Bool)>(([], false))
 
     public init() {}
 
@@ -40,11 +43,42 @@ public final class LiveHub: Sendable {
         guard !all.isEmpty else { return }
         // Formatted once, and handed to the viewers off the request's thread: a drop's answer does not
         // wait for thousands of streams. One serial queue keeps every viewer's events in commit order.
-        let formatted = ServerSentEvent(event: event, id: String(version), data: json)
-        fanOut.async {
-            for stream in all where !stream.isClosed {
-                stream.send(formatted)
+        hand(ServerSentEvent(event: event, id: String(version), data: json), to: all)
+    }
+
+    /// Queues `event` for `streams`, behind every event queued before it.
+    func hand(_ event: ServerSentEvent, to streams: [EventStream]) {
+        let schedule = pending.withLock { pending -> Bool in
+            pending.events.append((streams, event))
+            defer { pending.due = true }
+            return !pending.due
+        }
+        if schedule { fanOut.async { self.handOver() } }
+    }
+
+    /// Hands every pending event to its streams. Events broadcast meanwhile (a drop's change and its
+    /// activity line, or a burst of drops) go to each stream in one write: a viewer costs one `send`.
+    private func handOver() {
+        let events = pending.withLock { pending in
+            defer { pending = ([], false) }
+            return pending.events
+        }
+        if events.count == 1, let only = events.first {
+            for stream in only.streams where !stream.isClosed { stream.send(only.event) }
+            return
+        }
+        var batches: [ObjectIdentifier: (stream: EventStream, events: [ServerSentEvent])] = [:]
+        var order: [ObjectIdentifier] = []
+        for (streams, event) in events {
+            for stream in streams {
+                let key = ObjectIdentifier(stream)
+                if batches[key] == nil { order.append(key); batches[key] = (stream, []) }
+                batches[key]!.events.append(event)
             }
+        }
+        for key in order {
+            guard let (stream, events) = batches[key], !stream.isClosed else { continue }
+            stream.send(events.count == 1 ? events[0] : ServerSentEvent(events))
         }
     }
 
