@@ -67,9 +67,12 @@ extension BoardKit {
 // EXAMPLE-END
 
 // The board's routes and the browser's files on one router, served by libmicrohttpd.
-let board = try await BoardService(kit: .todo, databasePath: "todo.sqlite", templatesDirectory: "Templates")
+// Pages name each file under the directory's version (/static/<version>/app.js): cached for good.
+let files = try StaticFiles(directory: "Public")
+let board = try await BoardService(kit: .todo, databasePath: "todo.sqlite", templatesDirectory: "Templates",
+                                   staticFiles: "/static/" + files.version)
 var router = Router()
-router.mount(try StaticFiles(directory: "Public"), at: "/static")
+router.mount(files, at: "/static")
 board.addRoutes(to: &router)
 let port = Int(ProcessInfo.processInfo.environment["PORT"] ?? "") ?? 8080
 let server = HTTPServer(configuration: .init(port: port), router: router)

@@ -16,6 +16,7 @@ final class PostgresSQLConnection: SQLConnection {
     private let logger: Logger
     private(set) var changesCount = 0
     private(set) var totalChangesCount = 0
+    let memo = ReadMemo()
     private var savepoints = 0
 
     /// Who announces this connection's changes (see ``ChangeNotice``).
@@ -110,6 +111,7 @@ final class PostgresSQLConnection: SQLConnection {
             try execute(sql: "RELEASE SAVEPOINT \(name)")
             return result
         } catch {
+            memo.forget()
             try execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
             try execute(sql: "RELEASE SAVEPOINT \(name)")
             throw error

@@ -17,6 +17,8 @@ package protocol SQLConnection: AnyObject {
     /// How many rows every statement on this connection has changed so far: two equal readings
     /// mean nothing was written in between.
     var totalChangesCount: Int { get }
+    /// Answers this transaction read before (see ``ReadMemo``); a savepoint that rolls back forgets them.
+    var memo: ReadMemo { get }
     /// Runs `body` in a savepoint: a throw rolls back what it did and is rethrown.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T
     /// Holds `board`'s row until the transaction ends: writers of that board wait for it (SQLite's

@@ -4,6 +4,7 @@ import GRDB
 /// connection and reused (the hot queries of drags and drops run thousands of times).
 final class SQLiteConnection: SQLConnection {
     let db: Database
+    let memo = ReadMemo()
 
     init(_ db: Database) {
         self.db = db
@@ -40,9 +41,14 @@ final class SQLiteConnection: SQLConnection {
 
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
         var result: T?
-        try db.inSavepoint {
-            result = try body()
-            return .commit
+        do {
+            try db.inSavepoint {
+                result = try body()
+                return .commit
+            }
+        } catch {
+            memo.forget()   // rolled back
+            throw error
         }
         return result!
     }

@@ -30,9 +30,11 @@ enum StoreQueries {
     }
 
     static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
-        let statement = db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
-        return try statement.rows(arguments: [board]).map {
-            ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
+        try db.memoized("lists " + board) {
+            let statement = db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
+            return try statement.rows(arguments: [board]).map {
+                ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
+            }
         }
     }
 
@@ -50,7 +52,7 @@ enum StoreQueries {
     }
 
     static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
-        try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id])
+        try db.memoized("item " + id) { try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id]) }
     }
 
     static func requireItem(_ db: any SQLConnection, _ id: String) throws -> ItemRecord {

@@ -1,0 +1,39 @@
+/// What one transaction has read of rows it reads again and again (an item by id, a board's lists),
+/// each answer kept with the connection's count of changed rows when it was read: an answer is
+/// good while nothing was written since, and forgotten when a savepoint rolls back (a rollback
+/// changes rows without counting them). A drop reads the dragged item about nine times; over a
+/// network each read is a round trip.
+///
+/// One per connection wrapper, which lives for one transaction; not `Sendable`.
+package final class ReadMemo {
+    private var answers: [String: (stamp: Int, value: Any)] = [:]
+
+    package init() {}
+
+    /// The answer remembered under `key`, if nothing was written since (`stamp`: the connection's
+    /// ``SQLConnection/totalChangesCount`` now).
+    func answer<Value>(_ key: String, at stamp: Int, as type: Value.Type) -> Value? {
+        guard let known = answers[key], known.stamp == stamp else { return nil }
+        return known.value as? Value
+    }
+
+    func remember(_ value: Any, for key: String, at stamp: Int) {
+        answers[key] = (stamp, value)
+    }
+
+    /// After a rollback: nothing read before may still hold.
+    package func forget() {
+        answers.removeAll(keepingCapacity: true)
+    }
+}
+
+extension SQLConnection {
+    /// `read()`, or its answer from earlier in this transaction if no row was written since.
+    func memoized<Value>(_ key: String, _ read: () throws -> Value) throws -> Value {
+        let stamp = totalChangesCount
+        if let known = memo.answer(key, at: stamp, as: Value.self) { return known }
+        let value = try read()
+        memo.remember(value, for: key, at: stamp)
+        return value
+    }
+}
