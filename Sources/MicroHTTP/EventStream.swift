@@ -26,6 +26,9 @@ public final class EventStream: Sendable {
         var buffer: [UInt8] = []
         /// The connection is suspended by the reader, waiting for data.
         var suspended = false
+        /// The reader has handed libmicrohttpd bytes: once it suspends after that, libmicrohttpd has
+        /// sent them and the response's head before them (it asks for more only when all is sent).
+        var headSent = false
         /// No more data is accepted; the reader ends the response once the buffer is drained.
         var closed = false
         /// libmicrohttpd released the response: the client left or the stream ended.
@@ -99,7 +102,7 @@ public final class EventStream: Sendable {
     private func enqueue(_ bytes: [UInt8]) {
         let resume = state.withLock { state -> Bool in
             guard !state.closed else { return false }
-            if state.suspended, state.buffer.isEmpty, socket >= 0 {
+            if state.suspended, state.headSent, state.buffer.isEmpty, socket >= 0 {
                 // libmicrohttpd sent everything and sleeps: the socket is this stream's alone.
                 let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
                 let failure = sent < 0 ? errno : 0
@@ -151,6 +154,7 @@ extension EventStream {
                     UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: count)
                 }
                 state.buffer.removeFirst(count)
+                state.headSent = true
                 return count
             }
             if state.closed || state.finished {

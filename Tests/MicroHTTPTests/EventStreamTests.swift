@@ -55,6 +55,29 @@ import Testing
         }
     }
 
+    @Test func aStreamThatStartsWithNothingSendsItsHeadBeforeItsFirstEvent() throws {
+        // Its first event comes after the handler returned, its second while libmicrohttpd sleeps on the
+        // stream (written to the socket directly): both arrive after the head, unframed and in order.
+        let hub = Hub()
+        var router = Router()
+        router.get("/quiet") { _ in
+            Response(body: .eventStream { stream in hub.streams.withLock { $0.append(stream) } })
+        }
+        try withServer(router) { server in
+            let connection = try TestConnection(port: server.port)
+            try connection.send("GET /quiet HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+            while hub.count == 0 { Thread.sleep(forTimeInterval: 0.001) }   // the handler ran: its stream exists
+            let stream = try #require(hub.latest)
+            stream.send(event: "first", data: "one")
+            let head = try connection.readHead()
+            #expect(head.status == 200 && head.header("Transfer-Encoding") == nil, "an unframed body, after the head")
+            stream.send(event: "second", data: "two")   // libmicrohttpd has sent the first: straight to the socket
+            let (text, ended) = try connection.readChunkedBody { $0.contains("data: two\n\n") }
+            #expect(!ended)
+            #expect(text == "event: first\ndata: one\n\nevent: second\ndata: two\n\n")
+        }
+    }
+
     @Test func eventsFromManyThreadsAllArrive() throws {
         let hub = Hub()
         try withServer(makeRouter(hub)) { server in
