@@ -38,9 +38,8 @@ public struct BoardRenderer: Sendable {
     private static func library(_ directory: String, staticFiles: String) throws -> MustacheLibrary {
         var library = MustacheLibrary()
         for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasSuffix(".mustache") {
-            var source = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-            if staticFiles != "/static" { source = source.replacingOccurrences(of: "\"/static/", with: "\"\(staticFiles)/") }
-            try library.register(source, named: String(name.dropLast(".mustache".count)))
+            let source = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            try library.register(source.replacingOccurrences(of: "\"/static/", with: "\"\(staticFiles)/"), named: String(name.dropLast(".mustache".count)))
         }
         return library
     }
