@@ -41,7 +41,10 @@ def test_a_card_in_the_air_is_marked_for_everyone_else_until_it_lands(people, ac
     says "alice is moving “…”"; the events come at the start and at each change of target only;
     when she drops, the mark and the words go, and the card is where she put it."""
     alice, page = people.member("alice", "editor")
-    _, watcher = people.member("bob", "viewer", init_script=COUNT_DRAGGING)
+    bob, watcher = people.member("bob", "viewer", init_script=COUNT_DRAGGING)
+    # Bob's live stream is open once Alice's page lists him among the viewers: a drag begun before that
+    # is told to no stream of his (his page had loaded, its stream not yet connected).
+    expect(page.locator(f'[data-presence] [data-user="{bob}"]')).to_have_count(1)
     moved = rows(page, "cat-1").first
     title = moved.locator(":scope > .title").inner_text()
     item = moved.get_attribute("data-item")
