@@ -4,24 +4,43 @@ import DragboardStore
 import Foundation
 import Showcase
 
-/// `dragboard import FILE`: a board from an export file (Trello's JSON, or Dragboard's own), also
-/// while a server runs on the same database.
+/// `dragboard import [trello|dragboard] FILE`: a board from an export file, Trello's JSON or Dragboard's
+/// own (told apart by their content when the format is not named), also while a server runs on the
+/// same database.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Makes a board from a Trello JSON export or a Dragboard export.",
-        discussion: "dragboard import trello-board.json --database dragboard.sqlite"
+        discussion: "dragboard import trello trello-board.json --database dragboard.sqlite"
     )
+    /// The formats a file may be named as.
+    enum Format: String, CaseIterable, ExpressibleByArgument { case trello, dragboard }
+
     @OptionGroup var database: DatabaseOption
-    @Argument(help: "The export file (at most 50 MB).") var file: String
+    @Argument(help: ArgumentHelp("[trello|dragboard] FILE: the export file (at most 50 MB), after its format if you name it.",
+                                 valueName: "file"))
+    var words: [String]
+
+    func validate() throws {
+        guard words.count == 1 || (words.count == 2 && Format(rawValue: words[0]) != nil) else {
+            throw ValidationError("give the file, or trello or dragboard and then the file")
+        }
+    }
 
     func run() throws {
+        let file = words[words.count - 1]
+        let format = words.count == 2 ? Format(rawValue: words[0]) : nil
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
         guard let size else { throw ValidationError("cannot read \(file)") }
         guard size <= BoardImport.maximumBytes else { throw ValidationError("\(file) is \(size / 1024 / 1024) MB; an import is at most 50 MB") }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
         do {
-            let imported = try BoardImport(file: bytes)
+            let imported: BoardImport
+            switch format {
+            case .trello: imported = try BoardImport(trello: bytes)
+            case .dragboard: imported = try BoardImport(export: bytes)
+            case nil: imported = try BoardImport(file: bytes)
+            }
             let store = try database.open()
             let made = try store.importBoard(imported, id: UUID().uuidString.lowercased(), listKinds: Set(Showcase.kit.listKinds.map(\.id)),
                                              operationID: UUID().uuidString.lowercased(), fingerprint: BoardStore.fingerprint(of: bytes), creator: nil)
