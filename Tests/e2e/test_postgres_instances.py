@@ -439,3 +439,27 @@ def test_the_database_url_may_come_from_the_environment(fresh_postgres_database,
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_health_says_unavailable_while_the_database_does_not_answer(fresh_postgres_database):
+    """GET /healthz is 200 while PostgreSQL answers and 503 once its database is gone (dropped with the
+    server's connections closed), and says nothing else: no URL, no user, no error text."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    server = Server(fresh_postgres_database).start()
+    try:
+        def health() -> tuple[int, str]:
+            try:
+                with urllib.request.urlopen(server.url + "/healthz", timeout=10) as answer:
+                    return answer.status, answer.read().decode()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+
+        assert health() == (200, '{"status":"ok"}')
+        postgres_cluster.drop_database(fresh_postgres_database, fresh_postgres_database.rsplit("/", 1)[1].split("?")[0])
+        status, body = health()
+        assert status == 503 and json.loads(body) == {"status": "unavailable"}, body
+    finally:
+        server.stop()
