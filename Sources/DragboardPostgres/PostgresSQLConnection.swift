@@ -29,8 +29,15 @@ final class PostgresSQLConnection: SQLConnection {
         self.logger = logger
     }
 
+    /// Reads the version as it locks the row: the operation's first read of it costs no round trip.
     func lock(board: String) throws {
-        try execute(sql: "SELECT 1 FROM board WHERE id = ? FOR UPDATE", arguments: [board])
+        guard let version = try rows(sql: "SELECT version FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first else { return }
+        memo.remember(Optional(version[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount)
+    }
+
+    /// A PostgreSQL transaction holds one operation (``PostgresEngine/commit(_:)``): its rollback is the operation's.
+    func inOperation<T>(_ body: () throws -> T) throws -> T {
+        try body()
     }
 
     /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,

@@ -299,7 +299,7 @@ LOG_ENTRY = re.compile(r"^@@ (\d+) (\S*) @@ (\w+):  (.*)")
 #: A statement's entry: `statement: SQL` (simple protocol) or `execute <name>: SQL` (extended protocol).
 LOGGED_STATEMENT = re.compile(r"^(?:statement|execute [^:]+): (.*)", re.S)
 #: PostgresSQLConnection.lock(board:), the first statement of every write transaction.
-BOARD_LOCK = re.compile(r"^SELECT 1 FROM board WHERE id = \S+ FOR UPDATE")
+BOARD_LOCK = re.compile(r"^SELECT (1|version) FROM board WHERE id = \S+ FOR UPDATE")
 #: Rows per cat of the counting board (one client owns them all, like http_bench's single drop client).
 COUNT_ROWS = 4
 #: Cycles run before counting: the pool's connections and prepared statements are made by then.
@@ -392,10 +392,14 @@ def count_statements(binary: pathlib.Path, folder: pathlib.Path, cycles: int) ->
     per_cycle = {phase: sum(counter.values()) / cycles for phase, counter in calls.items()}
     return {"cycles": cycles, "per cycle": per_cycle, "total": sum(per_cycle.values()),
             "drop top": [(number / cycles, query) for query, number in calls["drop"].most_common(5)],
+            "every": {phase: [(number / cycles, query) for query, number in counter.most_common()] for phase, counter in calls.items()},
             "drop min": min(per_drop), "drop max": max(per_drop),
             "kinds": {kind: (len(values), statistics.fmean(values)) for kind, values in sorted(kinds.items())},
             "locks per drop": locks / cycles, "under lock per drop": locked / cycles, "unclosed locks": unclosed,
             "logged per drop": logged / cycles}
+
+
+LIST_STATEMENTS = False
 
 
 def report_statements(counted: dict | str) -> None:
@@ -416,15 +420,21 @@ def report_statements(counted: dict | str) -> None:
     print(f"the drop: {counted['drop min']}-{counted['drop max']} statements; by kind of drop (drops, statements per drop):")
     for kind, (number, mean) in counted["kinds"].items():
         print(f"    {kind:<44}{number:>4} {mean:>8.2f}")
-    print("the drop's 5 most frequent statements (calls per drop):")
-    for number, query in counted["drop top"]:
-        print(f"    {number:>6.2f}  {query[:110]}")
+    if LIST_STATEMENTS:
+        for phase, statements in counted["every"].items():
+            print(f"every statement of the {phase} (calls per cycle):")
+            for number, query in statements:
+                print(f"    {number:>6.2f}  {query[:160]}")
+    else:
+        print("the drop's 5 most frequent statements (calls per drop; --list-statements: all of each request):")
+        for number, query in counted["drop top"]:
+            print(f"    {number:>6.2f}  {query[:110]}")
     if counted["unclosed locks"] or abs(counted["logged per drop"] - counted["per cycle"]["drop"]) > 1e-9:
         print(f"drop statements while its board row was locked: n/a (the statement log shows {counted['logged per drop']:.2f} "
               f"statements per drop, pg_stat_statements {counted['per cycle']['drop']:.2f}; {counted['unclosed locks']} locks "
               f"without their COMMIT in the log)")
     else:
-        print(f"drop statements while its board row was locked, after `SELECT 1 FROM board … FOR UPDATE` and before its "
+        print(f"drop statements while its board row was locked, after `SELECT version FROM board … FOR UPDATE` and before its "
               f"COMMIT (neither counted), from the statement log: {counted['under lock per drop']:.2f} per drop "
               f"({counted['locks per drop']:.2f} locks per drop)")
 
@@ -477,7 +487,10 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=200, help="drops timed until B hears of them")
     parser.add_argument("--cycles", type=int, default=50, help="drop cycles whose statements are counted (0: none)")
     parser.add_argument("--count-only", action="store_true", help="only count the statements of a drop cycle")
+    parser.add_argument("--list-statements", action="store_true", help="print every statement of each request, not the drop's top 5")
     args = parser.parse_args()
+    global LIST_STATEMENTS
+    LIST_STATEMENTS = args.list_statements
     ok, why = postgres.available()
     if not ok:
         print(f"*** PostgreSQL bench NOT run: {why} ***", file=sys.stderr)

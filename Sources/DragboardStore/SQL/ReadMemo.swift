@@ -17,7 +17,7 @@ package final class ReadMemo {
         return known.value as? Value
     }
 
-    func remember(_ value: Any, for key: String, at stamp: Int) {
+    package func remember(_ value: Any, for key: String, at stamp: Int) {
         answers[key] = (stamp, value)
     }
 
@@ -25,6 +25,12 @@ package final class ReadMemo {
     package func forget() {
         answers.removeAll(keepingCapacity: true)
     }
+}
+
+extension ReadMemo {
+    /// Where a board's version is kept (an `Int?`: nil for no such board). An engine that reads the
+    /// version as it locks the board's row keeps it here, so the operation's own read costs nothing.
+    package static func versionKey(_ board: String) -> String { "version " + board }
 }
 
 extension SQLConnection {

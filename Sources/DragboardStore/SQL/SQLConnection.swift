@@ -21,6 +21,10 @@ package protocol SQLConnection: AnyObject {
     var memo: ReadMemo { get }
     /// Runs `body` in a savepoint: a throw rolls back what it did and is rethrown.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T
+    /// Runs one client operation: in a savepoint where one transaction holds several (SQLite's group
+    /// commit), as it is where the transaction is the operation's alone and a throw rolls it back whole
+    /// (PostgreSQL: two statements fewer per operation).
+    func inOperation<T>(_ body: () throws -> T) throws -> T
     /// Holds `board`'s row until the transaction ends: writers of that board wait for it (SQLite's
     /// one writer already excludes every other).
     func lock(board: String) throws

@@ -39,6 +39,10 @@ final class SQLiteConnection: SQLConnection {
     var changesCount: Int { db.changesCount }
     var totalChangesCount: Int { db.totalChangesCount }
 
+    func inOperation<T>(_ body: () throws -> T) throws -> T {
+        try inSavepoint(body)
+    }
+
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
         var result: T?
         do {

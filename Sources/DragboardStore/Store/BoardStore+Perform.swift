@@ -63,7 +63,9 @@ extension BoardStore {
             let (result, changed) = try apply(board: board, operationID: operationID, fingerprint: fingerprint, stored: stored, prepare: prepare, body, db: db)
             if let render, changed || result.replayed {
                 format = Result {
-                    try render(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)), result.response)
+                    // A new change holds the board's lock: its version is the board's now.
+                    let version = result.replayed ? try StoreQueries.version(db, board: board) : result.version
+                    return try render(BoardTransaction(db: db, boardID: board, baseVersion: version), result.response)
                 }
             }
             output = result
@@ -88,7 +90,7 @@ extension BoardStore {
                        db: any SQLConnection) throws -> (OperationResult, changed: Bool) {
         var result: OperationResult?
         var changed = false
-        try db.inSavepoint {
+        try db.inOperation {
             let lookup = db.cachedStatement(
                 sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?")
             if let row = try lookup.row(arguments: [operationID]) {

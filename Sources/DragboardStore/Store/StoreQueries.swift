@@ -24,9 +24,11 @@ enum StoreQueries {
 
     /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
     static func version(_ db: any SQLConnection, board: String) throws -> Int {
-        let statement = db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?")
-        guard let version = try statement.fetchOne(Int.self, arguments: [board]) else { throw StoreError.unknownBoard(board) }
-        return version
+        let known = try db.memoized(ReadMemo.versionKey(board)) {
+            try db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?").fetchOne(Int.self, arguments: [board])
+        }
+        guard let known else { throw StoreError.unknownBoard(board) }
+        return known
     }
 
     static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
@@ -40,10 +42,10 @@ enum StoreQueries {
 
     /// Throws unless `listID` is a list of `board`: a list of another board is unknown here.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
-        let statement = db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?")
-        guard try statement.fetchOne(Int.self, arguments: [listID, board]) != nil else {
-            throw StoreError.unknownList(listID)
+        let exists = try db.memoized("list \(listID) of \(board)") {
+            try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
         }
+        guard exists else { throw StoreError.unknownList(listID) }
     }
 
     /// The board a list belongs to, if the list exists.
