@@ -39,6 +39,8 @@ for patch in "$here"/*.patch; do
 done
 
 cd "$source"
+# Debian's hardening flags for bookworm (dpkg-buildflags), as its own build of the library has them.
+export CFLAGS="-g -O2 -fstack-protector-strong -Wformat -Werror=format-security" CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=2"
 ./configure -q --prefix="$prefix" --disable-shared --enable-static --with-pic \
     --disable-https --disable-postprocessor --disable-dauth --disable-doc --disable-examples --disable-curl \
     > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
