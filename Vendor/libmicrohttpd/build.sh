@@ -27,9 +27,25 @@ urls=(
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Through apt instead, where only apt reaches Debian (a proxy in apt.conf): a deb-src list of our own,
+# with its own lists and cache, leaves the machine's apt configuration alone.
+fetch_with_apt() {
+    local apt=$work/apt
+    mkdir -p "$apt/lists/partial" "$apt/sources" "$apt/cache"
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
+        > "$apt/sources/libmicrohttpd.list"
+    local options=(-qq -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/sources"
+                   -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o APT::Sandbox::User="$(id -un)")
+    apt-get "${options[@]}" update
+    (cd "$apt" && apt-get "${options[@]}" source --download-only "libmicrohttpd=$version-6")
+    mv "$apt/$tarball" "$work/$tarball"
+}
+
+fetched=false
 for url in "${urls[@]}"; do
-    if curl -fsSL --retry 3 -m 120 -o "$work/$tarball" "$url"; then break; fi
+    if curl -fsSL --retry 2 --connect-timeout 20 -m 120 -o "$work/$tarball" "$url"; then fetched=true; break; fi
 done
+$fetched || fetch_with_apt
 echo "$sha256  $work/$tarball" | sha256sum -c --quiet -
 
 tar -xJf "$work/$tarball" -C "$work"
