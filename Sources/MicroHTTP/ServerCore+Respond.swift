@@ -52,7 +52,9 @@ extension ServerCore {
             headers["X-Accel-Buffering"] = headers["X-Accel-Buffering"] ?? "no"
             mhdResponse = MHD_create_response_from_callback(
                 UInt64.max,  // MHD_SIZE_UNKNOWN, and unframed: the body runs until the connection closes
-                4096,
+                // The response holds a block of this size for as long as the viewer stays: most events go
+                // straight to the socket (`EventStream.send`), so 1 KB, not 4, is 11 MB less for 4,096 viewers.
+                1024,
                 Callbacks.readStream,
                 Unmanaged.passRetained(eventStream).toOpaque(),
                 Callbacks.releaseStream

@@ -78,6 +78,30 @@ import Testing
         }
     }
 
+    @Test func anEventLargerThanTheResponsesBlockArrivesWhole() throws {
+        // Sent by the handler, before the head: libmicrohttpd takes it through the stream's callback, a
+        // block (1 KB) at a time; the next one, many times that, goes straight to the socket.
+        let first = String(repeating: "0123456789", count: 1_000)
+        let second = String(repeating: "abcdefghij", count: 20_000)
+        let hub = Hub()
+        var router = Router()
+        router.get("/big") { _ in
+            Response(body: .eventStream { stream in
+                hub.streams.withLock { $0.append(stream) }
+                stream.send(event: "first", data: first)
+            })
+        }
+        try withServer(router) { server in
+            let connection = try TestConnection(port: server.port)
+            try connection.send("GET /big HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(try connection.readHead().status == 200)
+            try #require(hub.latest).send(event: "second", data: second)
+            let (text, ended) = try connection.readChunkedBody { $0.hasSuffix(second + "\n\n") }
+            #expect(!ended)
+            #expect(text == "event: first\ndata: \(first)\n\nevent: second\ndata: \(second)\n\n")
+        }
+    }
+
     @Test func eventsFromManyThreadsAllArrive() throws {
         let hub = Hub()
         try withServer(makeRouter(hub)) { server in
