@@ -41,3 +41,17 @@ final class RequestState {
         self.request = request
     }
 }
+
+extension Request {
+    /// Keeps what the access log and the completed callback name (method, path, address) and lets the
+    /// rest go: an event stream's request lives as long as its viewer.
+    mutating func forgetHeadAndBody() {
+        headers = [:]
+        cookies = [:]
+        query = [:]
+        pathParameters = [:]
+        body = []
+        context = nil
+        rawPath = nil
+    }
+}

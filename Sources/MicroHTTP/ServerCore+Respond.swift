@@ -80,6 +80,9 @@ extension ServerCore {
         // A stream whose response was not queued was released by MHD_destroy_response (which unregistered it).
         if let stream, queued == .YES, case .eventStream(let start) = response.body {
             start(stream)
+            // The request stays in libmicrohttpd's hands for as long as the viewer does; nothing reads
+            // its headers, cookies or body again.
+            state.request.forgetHeadAndBody()
         }
     }
 
