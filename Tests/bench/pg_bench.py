@@ -399,10 +399,7 @@ def count_statements(binary: pathlib.Path, folder: pathlib.Path, cycles: int) ->
             "logged per drop": logged / cycles}
 
 
-LIST_STATEMENTS = False
-
-
-def report_statements(counted: dict | str) -> None:
+def report_statements(counted: dict | str, every: bool = False) -> None:
     print(f"== PostgreSQL statements per drop cycle: what the server sent (pg_stat_statements, track = top), one "
           f"instance, no other load ==")
     if isinstance(counted, str):
@@ -420,7 +417,7 @@ def report_statements(counted: dict | str) -> None:
     print(f"the drop: {counted['drop min']}-{counted['drop max']} statements; by kind of drop (drops, statements per drop):")
     for kind, (number, mean) in counted["kinds"].items():
         print(f"    {kind:<44}{number:>4} {mean:>8.2f}")
-    if LIST_STATEMENTS:
+    if every:
         for phase, statements in counted["every"].items():
             print(f"every statement of the {phase} (calls per cycle):")
             for number, query in statements:
@@ -439,11 +436,11 @@ def report_statements(counted: dict | str) -> None:
               f"({counted['locks per drop']:.2f} locks per drop)")
 
 
-def report(columns: dict[str, dict], counted: dict | str | None) -> None:
+def report(columns: dict[str, dict], counted: dict | str | None, every_statement: bool = False) -> None:
     if columns:
         table(columns)
     if counted is not None:
-        report_statements(counted)
+        report_statements(counted, every_statement)
     goals(columns, counted)
 
 
@@ -489,8 +486,6 @@ def main() -> int:
     parser.add_argument("--count-only", action="store_true", help="only count the statements of a drop cycle")
     parser.add_argument("--list-statements", action="store_true", help="print every statement of each request, not the drop's top 5")
     args = parser.parse_args()
-    global LIST_STATEMENTS
-    LIST_STATEMENTS = args.list_statements
     ok, why = postgres.available()
     if not ok:
         print(f"*** PostgreSQL bench NOT run: {why} ***", file=sys.stderr)
@@ -517,7 +512,7 @@ def main() -> int:
                 counted = count_statements(args.binary, folder, args.cycles)
             except postgres.ClusterError as error:
                 counted = str(error)
-        report(columns, counted)
+        report(columns, counted, args.list_statements)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
