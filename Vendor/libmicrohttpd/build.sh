@@ -5,6 +5,8 @@
 # Why: 0.9.75 sends its own 400/413 for a bad Content-Length with the header block twice on one
 # connection (0001-error-response-once.patch says where). The refusal happens inside libmicrohttpd's
 # header parsing, before any callback of the server's runs, so no code outside the library can fix it.
+# And a suspended connection (an idle viewer's event stream) kept every page of its memory pool that
+# libmicrohttpd had touched, about 18 KB per viewer (0002-suspended-connection-gives-back-pages.patch).
 # The Makefile points PKG_CONFIG_PATH here, so `swift build` links this build instead of Debian's.
 #
 # Debian's own patch (PostProcessor DoS) is about the post processor, which this build leaves out
