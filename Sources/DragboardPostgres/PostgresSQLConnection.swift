@@ -18,6 +18,8 @@ final class PostgresSQLConnection: SQLConnection {
     private(set) var totalChangesCount = 0
     let memo = ReadMemo()
     private var savepoints = 0
+    /// ``announce(board:version:)``'s notices, not sent yet.
+    private var announcements: [String] = []
 
     /// Who announces this connection's changes (see ``ChangeNotice``).
     private let instance: String
@@ -41,9 +43,34 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,
-    /// and delivers the notices of all transactions in the order they committed.
+    /// and delivers the notices of all transactions in the order they committed. Sent with the
+    /// next ``executeTogether(_:)``, or by ``sendAnnouncements()`` before the `COMMIT`: where in
+    /// the transaction it is made does not matter, and it costs no round trip of its own.
     func announce(board: String, version: Int) throws {
-        try execute(sql: "SELECT pg_notify(?, ?)", arguments: [ChangeNotice.channel, ChangeNotice(instance: instance, board: board, version: version).payload])
+        announcements.append(ChangeNotice(instance: instance, board: board, version: version).payload)
+    }
+
+    /// The announcements made and not sent yet, in one statement; before the `COMMIT`.
+    func sendAnnouncements() throws {
+        guard !announcements.isEmpty else { return }
+        try executeTogether([])
+    }
+
+    /// One statement: each write a data-modifying `WITH` clause (all of them see the snapshot the
+    /// statement starts from, as ``SQLConnection/executeTogether(_:)`` asks of its writes), the
+    /// announcements `pg_notify` calls in the `SELECT` that ends it, in the order they were made.
+    func executeTogether(_ writes: [SQLWrite]) throws {
+        guard !writes.isEmpty || !announcements.isEmpty else { return }
+        let clauses = writes.indices.map { "w\($0) AS (\(writes[$0].sql))" }
+        let notices = Array(repeating: "pg_notify(?, ?)", count: announcements.count)
+        let sql = (clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ")
+            + "SELECT " + (notices.isEmpty ? "1" : notices.joined(separator: ", "))
+        var arguments: SQLArguments = []
+        arguments.values = writes.flatMap(\.arguments.values)
+        for payload in announcements { arguments.values += [.text(ChangeNotice.channel), .text(payload)] }
+        announcements.removeAll()
+        _ = try run(sql, arguments)
+        if !writes.isEmpty { totalChangesCount += 1 }
     }
 
     func execute(sql: String, arguments: SQLArguments) throws {

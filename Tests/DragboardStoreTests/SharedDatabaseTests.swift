@@ -78,6 +78,43 @@ import Testing
         #expect(heard.versions == committed)
     }
 
+    /// A move across boards announces both: the board it lands on with the operation's bookkeeping
+    /// (one statement), the board it left just before the `COMMIT`. An operation that fails
+    /// announces nothing.
+    @Test
+    func aMoveAcrossBoardsIsHeardOnBothBoardsAndAFailedOneNowhere() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let heard = Mutex<[String: [Int]]>([:])
+        let arrival = DispatchSemaphore(value: 0)
+        try other.observeOtherInstances { board, version in
+            heard.withLock { $0[board, default: []].append(version) }
+            arrival.signal()
+        }
+        _ = try t.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
+        #expect(throws: StoreError.self) {
+            try t.store.perform(board: "b2", operationID: "fails", fingerprint: "f") { tx in
+                try tx.move(["a"], to: Placement(listID: "ideas"))
+                throw StoreError.invalid("changed its mind")
+            }
+        }
+        let moved = try t.store.perform(board: "b2", operationID: "move", fingerprint: "m") { tx in
+            try tx.move(["a"], to: Placement(listID: "ideas")); return "{}"
+        }
+        let demo = try #require(moved.departures.first).version
+        let deadline = DispatchTime.now() + 30
+        while heard.withLock({ $0["b2"]?.contains(moved.version) != true || $0[BoardStore.defaultBoardID]?.contains(demo) != true }) {
+            guard arrival.wait(timeout: deadline) == .success else { break }
+        }
+        let versions = heard.withLock { $0 }
+        #expect(versions["b2"]?.last == moved.version)
+        #expect(versions[BoardStore.defaultBoardID] == [demo])
+        #expect(try t.store.version(board: "b2") == moved.version)
+    }
+
     @Test
     func aListenerThatLostItsConnectionReconnectsAndCatchesUp() throws {
         let t = try TempStore(engine: .postgres)

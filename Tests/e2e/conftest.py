@@ -51,7 +51,6 @@ Page.wait_for_function = _wait_for_a_function
 
 
 @functools.cache
-@functools.cache
 def _binary() -> pathlib.Path:
     """The debug server SwiftPM built (asked once per process: each `swift build --show-bin-path` costs a
     quarter of a second and waits on SwiftPM's lock while another process asks)."""

@@ -31,6 +31,22 @@ package protocol SQLConnection: AnyObject {
     /// Tells the other processes sharing this database, once the transaction commits, that
     /// `board` is at `version` (nothing to do where one process owns the database).
     func announce(board: String, version: Int) throws
+    /// Runs statements that write, in order, none of which reads what another of them writes: an
+    /// engine may send them as one (PostgreSQL: one statement, a round trip instead of one each,
+    /// with the announcements made so far), and then they all see the rows as they were before.
+    /// ``totalChangesCount`` counts at least one change afterwards; ``changesCount`` says nothing.
+    func executeTogether(_ writes: [SQLWrite]) throws
+}
+
+/// A statement that writes and its arguments, run with others by ``SQLConnection/executeTogether(_:)``.
+package struct SQLWrite {
+    package let sql: String
+    package let arguments: SQLArguments
+
+    package init(_ sql: String, _ arguments: SQLArguments) {
+        self.sql = sql
+        self.arguments = arguments
+    }
 }
 
 extension SQLConnection {

@@ -108,8 +108,23 @@ extension BoardStore {
                 return
             }
             let now = Date()
-            try Self.setVersion(db, tx.newVersion, board: board, at: now)
+            // The bookkeeping of the change, written together (one round trip on PostgreSQL): none of
+            // these statements reads a row another of them writes.
             try db.announce(board: board, version: tx.newVersion)
+            var bookkeeping = [SQLWrite(Self.setVersionSQL, [tx.newVersion, now.timeIntervalSince1970, board])]
+            if tx.journal.isRecording { bookkeeping += try Self.undoWrites(tx.journal, board: board, at: now) }
+            if let note = tx.activityNote.entry {
+                // A change that deleted its board (a deletion, an undone creation) leaves no activity: it went with the board.
+                bookkeeping.append(SQLWrite("""
+                    INSERT INTO activity (boardID, version, author, words, createdAt)
+                    SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM board WHERE id = ?)
+                    """, [board, tx.newVersion, note.author, note.words, now.timeIntervalSince1970, board]))
+            }
+            bookkeeping.append(SQLWrite("""
+                INSERT INTO operation (id, fingerprint, response, version, createdAt)
+                VALUES (?, ?, ?, ?, ?)
+                """, [operationID, fingerprint(), stored(response), tx.newVersion, now]))
+            try db.executeTogether(bookkeeping)
             var departures: [OperationResult.Departure] = []
             for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
                 // Read and raised in one statement: another instance may be changing that board
@@ -118,18 +133,6 @@ extension BoardStore {
                 try db.announce(board: other, version: version)
                 departures.append(.init(board: other, version: version, items: items))
             }
-            if tx.journal.isRecording { try Self.recordUndo(tx.journal, board: board, db: db, at: now) }
-            if let note = tx.activityNote.entry {
-                // A change that deleted its board (a deletion, an undone creation) leaves no activity: it went with the board.
-                try db.cachedStatement(sql: """
-                    INSERT INTO activity (boardID, version, author, words, createdAt)
-                    SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM board WHERE id = ?)
-                    """).execute(arguments: [board, tx.newVersion, note.author, note.words, now.timeIntervalSince1970, board])
-            }
-            try db.cachedStatement(sql: """
-                INSERT INTO operation (id, fingerprint, response, version, createdAt)
-                VALUES (?, ?, ?, ?, ?)
-                """).execute(arguments: [operationID, fingerprint(), stored(response), tx.newVersion, now])
             if pruning.withLock({ $0.isDue(at: now) }) {
                 try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
                 try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
@@ -199,9 +202,11 @@ extension BoardStore {
 
     /// Sets a board's version and, when `date` is given, its last activity.
     static func setVersion(_ db: any SQLConnection, _ version: Int, board: String, at date: Date?) throws {
-        try db.cachedStatement(sql: "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?")
-            .execute(arguments: [version, date?.timeIntervalSince1970, board])
+        try db.cachedStatement(sql: setVersionSQL).execute(arguments: [version, date?.timeIntervalSince1970, board])
     }
+
+    /// A board's version and last activity, unless that is NULL (arguments: version, activity, board).
+    static let setVersionSQL = "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?"
 
     /// Raises a board's version by one and sets its last activity; returns the new version.
     static func advanceVersion(_ db: any SQLConnection, board: String, at date: Date) throws -> Int {

@@ -15,25 +15,26 @@ extension BoardStore {
     /// Entries older than this are forgotten (30 days), and so are files only they refer to.
     public static let undoRetention: TimeInterval = 30 * 24 * 3600
 
-    /// Writes the operation's journal as the owner's newest entry, in the operation's
-    /// transaction: a new change clears the owner's redo stack (as `UndoManager` does), and only
-    /// the newest ``undoLimit`` entries are kept.
-    static func recordUndo(_ journal: UndoJournal, board: String, db: any SQLConnection, at now: Date) throws {
-        guard let owner = journal.owner else { return }
-        // Cached statements: this runs inside every drop's write transaction, which holds up the next batch.
-        try db.cachedStatement(sql: forgetRedoSQL).execute(arguments: [owner])
-        guard !journal.overflowed, !journal.changes.isEmpty else { return }
-        let encoded = try UndoChange.encoded(journal.changes)
-        try db.cachedStatement(sql: "INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [owner, board, journal.actionName, encoded, now])
-        try db.cachedStatement(sql: trimHistorySQL).execute(arguments: [owner, owner, undoLimit])
+    /// The statements that write the operation's journal as the owner's newest entry, in the
+    /// operation's transaction: a new change clears the owner's redo stack (as `UndoManager` does),
+    /// and only the newest ``undoLimit`` entries are kept. None reads what another writes, so they run
+    /// together (``SQLConnection/executeTogether(_:)``): the history is cut to ``undoLimit`` − 1
+    /// entries beside the new one going in.
+    static func undoWrites(_ journal: UndoJournal, board: String, at now: Date) throws -> [SQLWrite] {
+        guard let owner = journal.owner else { return [] }
+        let forgetRedo = SQLWrite(forgetRedoSQL, [owner])
+        guard !journal.overflowed, !journal.changes.isEmpty else { return [forgetRedo] }
+        return [forgetRedo,
+                SQLWrite(trimHistorySQL, [owner, owner, undoLimit - 1]),
+                SQLWrite("INSERT INTO undoEntry (owner, board, actionName, changes, createdAt) VALUES (?, ?, ?, ?, ?)",
+                         [owner, board, journal.actionName, try UndoChange.encoded(journal.changes), now])]
     }
 
     /// A new change forgets what its owner could redo (arguments: owner).
     static let forgetRedoSQL = "DELETE FROM undoEntry WHERE owner = ? AND undone = 1"
-    /// Keeps the owner's newest ``undoLimit`` entries (arguments: owner, owner, limit). Run after
-    /// ``forgetRedoSQL``, so the owner's entries are all done ones: newest first in the order of
-    /// `undoEntry_owner_undone`, which both this and the redo cleanup walk instead of sorting the history.
+    /// Keeps the owner's newest done entries, as many as the last argument says (arguments: owner,
+    /// owner, count): newest first in the order of `undoEntry_owner_undone`, which both this and the
+    /// redo cleanup walk instead of sorting the history.
     static let trimHistorySQL = """
         DELETE FROM undoEntry WHERE owner = ? AND undone = 0
             AND seq <= (SELECT seq FROM undoEntry WHERE owner = ? AND undone = 0 ORDER BY seq DESC LIMIT 1 OFFSET ?)
