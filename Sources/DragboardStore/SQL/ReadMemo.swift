@@ -42,4 +42,14 @@ extension SQLConnection {
         memo.remember(value, for: key, at: stamp)
         return value
     }
+
+    /// The answer remembered under `key`, if no row was written since; never reads.
+    func remembered<Value>(_ key: String, as type: Value.Type) -> Value? {
+        memo.answer(key, at: totalChangesCount, as: type)
+    }
+
+    /// Keeps `value` under `key` as if a read had just answered it (a query that answered more).
+    func remember<Value>(_ value: Value, for key: String) {
+        memo.remember(value, for: key, at: totalChangesCount)
+    }
 }

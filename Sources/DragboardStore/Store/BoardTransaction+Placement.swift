@@ -71,9 +71,11 @@ extension BoardTransaction {
     /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
     /// lookup in the counts the triggers of `v6-row-counts` keep.
     package func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
-        let statement = db.cachedStatement(
-            sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
-        return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
+        try db.memoized("rowCount \(listID)\u{1F}\(containerID ?? "")") {
+            let statement = db.cachedStatement(
+                sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
+            return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
+        }
     }
 
     /// The row at `index` in display order, or nil past the end: beside the last row whose index
@@ -127,11 +129,14 @@ extension BoardTransaction {
             """)
         var cursor = cursor
         while true {
-            let row = try cursor.map {
-                try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id])
-            } ?? edge.row(arguments: [gap.listID, gap.containerID])
-            guard let row else { return nil }
-            let found = OrderBound(pos: row[0], id: row[1])
+            // Each step is remembered: a drop asks for the same neighbours while it decides, moves and answers.
+            let step = "step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")"
+            let found: OrderBound? = try db.memoized(step) {
+                try (cursor.map { try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id]) }
+                    ?? edge.row(arguments: [gap.listID, gap.containerID]))
+                    .map { OrderBound(pos: $0[0], id: $0[1]) }
+            }
+            guard let found else { return nil }
             guard moving.contains(found.id) else { return found }
             cursor = found
         }

@@ -29,6 +29,7 @@ extension BoardTransaction {
         var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]
         for row in try statement.rows(arguments: SQLArguments([boardID] + kinds)) {
             let item = StoreQueries.item(from: row)
+            StoreQueries.remember(item, db)  // the delegates of a drag ask for each container by its id
             guard wanted.contains(item.listID) else { continue }
             containers[item.listID, default: []].append((item, row[8]))
         }

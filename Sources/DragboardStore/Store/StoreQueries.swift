@@ -40,11 +40,13 @@ enum StoreQueries {
         }
     }
 
-    /// Throws unless `listID` is a list of `board`: a list of another board is unknown here.
+    /// Throws unless `listID` is a list of `board`: a list of another board is unknown here. Answered
+    /// from the board's lists where this transaction has just read them.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
-        let exists = try db.memoized("list \(listID) of \(board)") {
-            try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
-        }
+        let exists = try db.remembered("lists " + board, as: [ListRecord].self).map { $0.contains { $0.id == listID } }
+            ?? db.memoized("list \(listID) of \(board)") {
+                try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
+            }
         guard exists else { throw StoreError.unknownList(listID) }
     }
 
@@ -54,7 +56,15 @@ enum StoreQueries {
     }
 
     static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
-        try db.memoized("item " + id) { try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id]) }
+        try db.memoized(itemKey(id)) { try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id]) }
+    }
+
+    /// Where ``item(_:_:)`` keeps a row it read (an `ItemRecord?`).
+    static func itemKey(_ id: String) -> String { "item " + id }
+
+    /// Keeps a row another query read, so that reading it by its id costs nothing.
+    static func remember(_ item: ItemRecord, _ db: any SQLConnection) {
+        db.remember(Optional(item), for: itemKey(item.id))
     }
 
     static func requireItem(_ db: any SQLConnection, _ id: String) throws -> ItemRecord {
