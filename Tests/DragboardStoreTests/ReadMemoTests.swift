@@ -1,0 +1,69 @@
+@testable import DragboardStore
+import Dragboard
+import GRDB
+import Testing
+
+/// A drop asks for the same neighbours, counts, containers and lists while it decides, moves and
+/// answers; over a network each read is a round trip (PostgreSQL), so a transaction reads each once
+/// until it writes, and again after.
+@Suite struct ReadMemoTests {
+    /// Counts the statements SQLite runs on the transaction's connection.
+    final class Statements: @unchecked Sendable {  // used on the transaction's thread only
+        var count = 0
+
+        func during(_ body: () throws -> Void) rethrows -> Int {
+            let before = count
+            try body()
+            return count - before
+        }
+    }
+
+    @Test func aTransactionReadsEachThingOnceUntilItWrites() throws {
+        let temp = try TempStore(engine: .sqlite)
+        defer { temp.remove() }
+        let board = BoardStore.defaultBoardID
+        try temp.store.engine.write { db in
+            let sqlite = try #require(db as? DragboardStore.SQLiteConnection)
+            let statements = Statements()
+            sqlite.db.trace { _ in statements.count += 1 }
+            defer { sqlite.db.trace(options: .statement, nil) }
+            let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
+            let people = Gap(listID: "people", containerID: nil)
+
+            let lists = try StoreQueries.lists(db, board: board)
+            #expect(try statements.during { _ = try tx.containers(of: lists, kinds: ["box"]) } == 1)
+            // What the query above and the board's lists already said.
+            var boxes: [ItemRecord] = []
+            var unknown: (any Error)?
+            #expect(try statements.during {
+                boxes = try ["box1", "box2"].map { try StoreQueries.requireItem(db, $0) }
+                try StoreQueries.requireList(db, "people", board: board)
+                do { try StoreQueries.requireList(db, "nope", board: board) } catch { unknown = error }
+            } == 0)
+            #expect(boxes.map(\.kind) == ["box", "box"])
+            #expect(unknown as? StoreError == .unknownList("nope"))
+            // Read once, then remembered.
+            var answers: [String?] = []
+            #expect(try statements.during {
+                answers.append(String(try tx.rowCount("people", nil)))
+                answers.append(try tx.bound(before: nil, in: people, skipping: [])?.id)
+                answers.append(try tx.bound(before: nil, in: people, skipping: ["e"])?.id)
+            } == 3)
+            #expect(try statements.during {
+                answers.append(String(try tx.rowCount("people", nil)))
+                answers.append(try tx.bound(before: nil, in: people, skipping: ["e", "d"])?.id)  // one step more
+            } == 1)
+            #expect(answers == ["5", "e", "d", "5", "c"])
+
+            // A write makes every answer old: read again, and right.
+            try tx.move(["e"], to: Placement(listID: "links"))
+            answers = []
+            #expect(try statements.during {
+                answers.append(String(try tx.rowCount("people", nil)))
+                answers.append(try tx.bound(before: nil, in: people, skipping: [])?.id)
+                answers.append(try StoreQueries.requireItem(db, "e").listID)
+            } == 3)
+            #expect(answers == ["4", "d", "links"])
+        }
+    }
+}
