@@ -100,7 +100,12 @@ final class PostgresEngine: StoreEngine {
                     } catch {
                         throw ClosedConnection(underlying: error)
                     }
-                    let outcome = Result { try body(db) }
+                    // Announcements not sent with the change's bookkeeping go now: one that fails rolls back.
+                    let outcome = Result {
+                        let value = try body(db)
+                        try db.sendAnnouncements()
+                        return value
+                    }
                     // No answer in time: the pool closes the connection, which rolls the transaction back.
                     guard !pooled.unanswered else { return outcome }
                     guard begin != nil else {
@@ -111,7 +116,6 @@ final class PostgresEngine: StoreEngine {
                     switch outcome {
                     case .success:
                         do {
-                            try db.sendAnnouncements()
                             try db.execute(sql: "COMMIT")
                         } catch where PostgresStoreError.isConnectionLoss(error) {
                             throw PostgresConnectionClosed()  // committed or not: a retry of the operation id settles it

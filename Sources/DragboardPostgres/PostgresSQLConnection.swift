@@ -44,13 +44,13 @@ final class PostgresSQLConnection: SQLConnection {
 
     /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,
     /// and delivers the notices of all transactions in the order they committed. Sent with the
-    /// next ``executeTogether(_:)``, or by ``sendAnnouncements()`` before the `COMMIT`: where in
-    /// the transaction it is made does not matter, and it costs no round trip of its own.
+    /// next ``executeTogether(_:)``, or by ``sendAnnouncements()`` at the end of the transaction's
+    /// work: where in the transaction it is made does not matter, and it costs no round trip of its own.
     func announce(board: String, version: Int) throws {
         announcements.append(ChangeNotice(instance: instance, board: board, version: version).payload)
     }
 
-    /// The announcements made and not sent yet, in one statement; before the `COMMIT`.
+    /// The announcements made and not sent yet, in one statement (the engine's last of a transaction).
     func sendAnnouncements() throws {
         guard !announcements.isEmpty else { return }
         try executeTogether([])
