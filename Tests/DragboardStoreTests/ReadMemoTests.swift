@@ -55,15 +55,18 @@ import Testing
             } == 1)
             #expect(answers == ["5", "e", "d", "5", "c"])
 
-            // A write makes every answer old: read again, and right.
+            // A write makes every answer old: read again, and right; but a moved row is what the move wrote.
             try tx.move(["e"], to: Placement(listID: "links"))
             answers = []
             #expect(try statements.during {
                 answers.append(String(try tx.rowCount("people", nil)))
                 answers.append(try tx.bound(before: nil, in: people, skipping: [])?.id)
-                answers.append(try StoreQueries.requireItem(db, "e").listID)
-            } == 3)
-            #expect(answers == ["4", "d", "links"])
+            } == 2)
+            var moved: ItemRecord?
+            #expect(try statements.during { moved = try StoreQueries.requireItem(db, "e") } == 0)
+            #expect(answers == ["4", "d"])
+            let stored = try db.row(sql: "SELECT \(StoreQueries.itemColumns) FROM item WHERE id = ?", arguments: ["e"]).map(StoreQueries.item(from:))
+            #expect(moved == stored && moved?.listID == "links" && moved?.changedVersion == tx.newVersion)
         }
     }
 }

@@ -49,6 +49,13 @@ extension BoardTransaction {
                 try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
                 if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
             }
+            // What the rows hold now is what was just written (a container's relisting leaves its own row
+            // alone): the undo journal and the answer need not read them again.
+            for (item, key) in zip(items, keys) {
+                var moved = item
+                (moved.listID, moved.containerID, moved.pos, moved.changedVersion) = (gap.listID, gap.containerID, key, newVersion)
+                StoreQueries.remember(moved, db)
+            }
             for (id, state) in zip(ids, before) { journal.append(.item(before: state, after: try itemState(id))) }
             // After the move's own history: undo takes the labels back first, then the move.
             for item in items {
