@@ -38,6 +38,7 @@ import Testing
             #expect(try statements.during {
                 boxes = try ["box1", "box2"].map { try StoreQueries.requireItem(db, $0) }
                 try StoreQueries.requireList(db, "people", board: board)
+                if try StoreQueries.board(ofList: "links", db, likely: board) != board { unknown = StoreError.unknownList("links") }
                 do { try StoreQueries.requireList(db, "nope", board: board) } catch { unknown = error }
             } == 0)
             #expect(boxes.map(\.kind) == ["box", "box"])

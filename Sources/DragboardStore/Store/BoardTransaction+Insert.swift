@@ -68,7 +68,7 @@ extension BoardTransaction {
             // a copy within a board, most of them, asks once).
             var boardOfList: [String: String?] = [:]
             for (source, copy) in zip(sources, newIDs) where CardDetails.of(payload: source.payload).labels.isEmpty == false {
-                if boardOfList[source.listID] == nil { boardOfList[source.listID] = try StoreQueries.board(ofList: source.listID, db) }
+                if boardOfList[source.listID] == nil { boardOfList[source.listID] = try StoreQueries.board(ofList: source.listID, db, likely: boardID) }
                 if let board = boardOfList[source.listID] ?? nil, board != boardID { try carryLabels(of: copy, from: board) }
             }
             return newIDs

@@ -39,7 +39,7 @@ extension BoardTransaction {
     /// - Throws: ``StoreError/unknownItem(_:)``, also for an item of another board.
     public func itemOnBoard(_ id: String) throws -> ItemRecord {
         let item = try StoreQueries.requireItem(db, id)
-        guard try StoreQueries.board(ofList: item.listID, db) == boardID else { throw StoreError.unknownItem(id) }
+        guard try StoreQueries.board(ofList: item.listID, db, likely: boardID) == boardID else { throw StoreError.unknownItem(id) }
         return item
     }
 }

@@ -24,7 +24,7 @@ extension BoardTransaction {
             // (another instance, say) never changes them meanwhile.
             var boardOfList: [String: String] = [:]
             for item in items where item.listID != placement.listID && boardOfList[item.listID] == nil {
-                boardOfList[item.listID] = try StoreQueries.board(ofList: item.listID, db)
+                boardOfList[item.listID] = try StoreQueries.board(ofList: item.listID, db, likely: boardID)
             }
             let otherBoards = Set(boardOfList.values).subtracting([boardID])
             if !otherBoards.isEmpty {
@@ -43,7 +43,7 @@ extension BoardTransaction {
                 """)
             for (item, key) in zip(items, keys) {
                 if item.listID != gap.listID,
-                   let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db), board != boardID {
+                   let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db, likely: boardID), board != boardID {
                     departures.record(item.id, from: board)
                 }
                 try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])

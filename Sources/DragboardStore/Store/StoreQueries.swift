@@ -50,9 +50,13 @@ enum StoreQueries {
         guard exists else { throw StoreError.unknownList(listID) }
     }
 
-    /// The board a list belongs to, if the list exists.
-    static func board(ofList listID: String, _ db: any SQLConnection) throws -> String? {
-        try db.cachedStatement(sql: "SELECT boardID FROM list WHERE id = ?").fetchOne(String.self, arguments: [listID])
+    /// The board a list belongs to, if the list exists; without a query where it is one of `likely`'s
+    /// lists and this transaction has just read them.
+    static func board(ofList listID: String, _ db: any SQLConnection, likely: String? = nil) throws -> String? {
+        if let likely, db.remembered("lists " + likely, as: [ListRecord].self)?.contains(where: { $0.id == listID }) == true {
+            return likely
+        }
+        return try db.cachedStatement(sql: "SELECT boardID FROM list WHERE id = ?").fetchOne(String.self, arguments: [listID])
     }
 
     static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
