@@ -138,6 +138,7 @@ final class PostgresSQLConnection: SQLConnection {
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
         savepoints += 1
         let name = "s\(savepoints)"
+        let announced = announcements.count
         defer { savepoints -= 1 }
         try execute(sql: "SAVEPOINT \(name)")
         do {
@@ -146,6 +147,8 @@ final class PostgresSQLConnection: SQLConnection {
             return result
         } catch {
             memo.forget()
+            // What the rolled-back work announced and did not send yet goes with it.
+            if announcements.count > announced { announcements.removeSubrange(announced...) }
             try execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
             try execute(sql: "RELEASE SAVEPOINT \(name)")
             throw error

@@ -115,6 +115,23 @@ import Testing
         #expect(try t.store.version(board: "b2") == moved.version)
     }
 
+    /// An announcement made in a savepoint that rolls back is not sent: notices of one transaction
+    /// arrive in order, so the one made after it arrives alone.
+    @Test
+    func anAnnouncementRolledBackWithItsSavepointIsNotSent() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        let heard = try HeardVersions(other)
+        struct ChangedItsMind: Error {}
+        try t.store.engine.write { db in
+            _ = try? db.inSavepoint { try db.announce(board: BoardStore.defaultBoardID, version: 999); throw ChangedItsMind() }
+            try db.announce(board: BoardStore.defaultBoardID, version: 1_000)
+        }
+        #expect(heard.wait(until: 1_000))
+        #expect(heard.versions == [1_000])
+    }
+
     @Test
     func aListenerThatLostItsConnectionReconnectsAndCatchesUp() throws {
         let t = try TempStore(engine: .postgres)
