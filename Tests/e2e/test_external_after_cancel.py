@@ -22,14 +22,15 @@ RECORD_DRAG_EVENTS = """() => {
     for (const type of ['dragenter', 'dragover', 'dragleave', 'drop']) {
         document.addEventListener(type, (event) => {
             window.__dragEvents.push(type);
-            if (type === 'dragover') window.__lastOver = event.target;
+            if (type === 'dragenter') window.__lastEntered = event.target;
         }, true);
     }
 }"""
 
-#: A point (no drag over the page) where the element the last dragover reached is the topmost one.
+#: A point (no drag over the page) where the element the last drag last entered is the topmost one: the
+#: element Chromium keeps as entered (the one its last dragover reached may be another, where it entered no child).
 WHERE_THE_LAST_DRAG_WAS = """() => {
-    const last = window.__lastOver;
+    const last = window.__lastEntered;
     const box = last.getBoundingClientRect();
     const x = box.left + box.width / 2;
     for (let y = Math.ceil(box.top) + 1; y < box.bottom - 1; y += 1) {
