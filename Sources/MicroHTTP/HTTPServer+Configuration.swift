@@ -35,8 +35,8 @@ extension HTTPServer {
         public var perIPConnectionLimit: Int
         /// Memory per connection for the request line, headers and read buffer; a larger head gets 431.
         /// Over 32 KB libmicrohttpd maps it page by page, and the patched build it is linked with gives
-        /// back the pages a suspended connection does not use: an idle viewer's event stream keeps about
-        /// 8 KB of it. At 32 KB or less it is one `malloc` whose touched pages a stream keeps (about 18 KB).
+        /// back the pages a suspended connection does not use: an idle viewer costs about 12 KB in all
+        /// (24 KB at 32 KB, where the pool is one `malloc` whose touched pages a stream keeps).
         public var connectionMemoryLimit: Int
         /// Seconds of inactivity after which a connection is closed; 0 means never.
         ///
