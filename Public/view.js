@@ -213,9 +213,10 @@ export function createView(root, board, api) {
     }
   }
 
-  /** The server answers again: a status that still says it cannot be reached says it is back. */
+  /** The server answers again: a status that still says it cannot be reached says it is back. Any other
+   *  error stays: a refusal ("You can view this board but not change it.") is still true once back. */
   function backOnline() {
-    if (status?.dataset.kind === 'error' || /can’t be reached|could not be reached/.test(status?.textContent ?? '')) {
+    if (/can’t be reached|could not be reached/.test(status?.textContent ?? '')) {
       say('Connected again; the board is up to date.', 'info');
     }
   }

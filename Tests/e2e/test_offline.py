@@ -61,3 +61,28 @@ def test_a_drop_while_the_server_is_down_is_not_shown_as_done_and_the_page_catch
     dropped.release()
     wait_version(page, before + 2)
     expect(title_cells(page, "cat-2")).to_have_text(["Crinkle tunnel", "Laser pointer", "Feather wand", "Bell ball"])
+
+
+def test_coming_back_online_keeps_a_refusal_that_is_still_true(page, server, tmp_path, console_errors):
+    """Only a status that says the server can't be reached gives way to "Connected again": a refusal
+    said before the outage (a fake PNG, 415) stays, since it is as true after it."""
+    from data_helpers import REFUSED_UPLOAD, ExternalDrag, is_upload, write, zone
+    console_errors.expect_outage()
+    console_errors.expect(*REFUSED_UPLOAD)
+    refusal = ("photo.png was not added: its contents are not a PNG, JPEG, GIF or WebP image, whatever its name says "
+               "(a file’s contents can only be checked once it is dropped).")
+    drag = ExternalDrag(page, files=[write(tmp_path, "photo.png", b"this is text, not a picture\n" * 4)])
+    drag.enter(zone(page, "image-well"))
+    with page.expect_response(is_upload) as uploaded:
+        drag.drop()
+    assert uploaded.value.status == 415
+    status = page.locator("#status")
+    expect(status).to_have_text(refusal)
+
+    server.stop()                                   # the live updates drop: the banner goes up
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible()
+    server.start(server.port)
+    expect(banner).to_be_hidden(timeout=30_000)     # back: the board caught up
+    expect(status).to_have_text(refusal)
+    expect(status).to_have_attribute("data-kind", "error")
