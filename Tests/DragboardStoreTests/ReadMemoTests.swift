@@ -43,13 +43,19 @@ import Testing
             } == 0)
             #expect(boxes.map(\.kind) == ["box", "box"])
             #expect(unknown as? StoreError == .unknownList("nope"))
-            // Read once, then remembered.
+            // Read once, then remembered; the lists' counts came with the lists.
             var answers: [String?] = []
+            var counts: [(list: String, count: Int)] = []
             #expect(try statements.during {
+                counts = try tx.listCounts()
                 answers.append(String(try tx.rowCount("people", nil)))
                 answers.append(try tx.bound(before: nil, in: people, skipping: [])?.id)
                 answers.append(try tx.bound(before: nil, in: people, skipping: ["e"])?.id)
-            } == 3)
+            } == 2)
+            let stored = try db.rows(sql: "SELECT listID, count FROM rowCount WHERE containerID = ''").map { ($0[0] as String, $0[1] as Int) }
+            #expect(counts.map(\.list) == lists.map(\.id))
+            #expect(counts.allSatisfy { list in list.count == (stored.first { $0.0 == list.list }?.1 ?? 0) })
+            #expect(counts.contains { $0.list == "people" && $0.count == 5 })
             #expect(try statements.during {
                 answers.append(String(try tx.rowCount("people", nil)))
                 answers.append(try tx.bound(before: nil, in: people, skipping: ["e", "d"])?.id)  // one step more
@@ -66,8 +72,8 @@ import Testing
             var moved: ItemRecord?
             #expect(try statements.during { moved = try StoreQueries.requireItem(db, "e") } == 0)
             #expect(answers == ["4", "d"])
-            let stored = try db.row(sql: "SELECT \(StoreQueries.itemColumns) FROM item WHERE id = ?", arguments: ["e"]).map(StoreQueries.item(from:))
-            #expect(moved == stored && moved?.listID == "links" && moved?.changedVersion == tx.newVersion)
+            let row = try db.row(sql: "SELECT \(StoreQueries.itemColumns) FROM item WHERE id = ?", arguments: ["e"]).map(StoreQueries.item(from:))
+            #expect(moved == row && moved?.listID == "links" && moved?.changedVersion == tx.newVersion)
         }
     }
 }

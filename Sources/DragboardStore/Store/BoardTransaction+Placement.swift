@@ -71,7 +71,11 @@ extension BoardTransaction {
     /// How many rows a list's top level (`containerID` nil) or a container holds: one indexed
     /// lookup in the counts the triggers of `v6-row-counts` keep.
     package func rowCount(_ listID: String, _ containerID: String?) throws -> Int {
-        try db.memoized("rowCount \(listID)\u{1F}\(containerID ?? "")") {
+        // A list's count comes with the board's lists, which the operation reads anyway: one query for both.
+        if containerID == nil, db.remembered(StoreQueries.listsKey(boardID), as: [ListRecord].self) == nil {
+            _ = try lists()
+        }
+        return try db.memoized(StoreQueries.rowCountKey(listID, containerID)) {
             let statement = db.cachedStatement(
                 sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
             return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0

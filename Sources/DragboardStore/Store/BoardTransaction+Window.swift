@@ -58,12 +58,9 @@ extension BoardTransaction {
             """, [listID, containerID, after.pos, after.id, limit])
     }
 
-    /// How many top-level rows each list of the board holds, in one read of the trigger-kept counts.
+    /// How many top-level rows each list of the board holds, in one read of the trigger-kept counts
+    /// (with the board's lists: one query for both).
     public func listCounts() throws -> [(list: String, count: Int)] {
-        let statement = db.cachedStatement(sql: """
-            SELECT list.id, COALESCE(rowCount.count, 0) FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
-            WHERE list.boardID = ? ORDER BY list.position, list.id
-            """)
-        return try statement.rows(arguments: [boardID]).map { ($0[0], $0[1]) }
+        try StoreQueries.listCounts(db, board: boardID).map { ($0.list, $0.count) }
     }
 }

@@ -31,19 +31,54 @@ enum StoreQueries {
         return known
     }
 
+    /// A board's lists, in `position, id` order. The same query reads each list's top-level row count
+    /// (the trigger-kept `rowCount`), remembered for ``listCounts(_:board:)`` and for each list's
+    /// `rowCount`: what needs a board's lists nearly always needs their counts too.
     static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
-        try db.memoized("lists " + board) {
-            let statement = db.cachedStatement(sql: "SELECT id, title, kind, position FROM list WHERE boardID = ? ORDER BY position, id")
-            return try statement.rows(arguments: [board]).map {
-                ListRecord(id: $0[0], title: $0[1], kind: $0[2], position: $0[3])
+        try db.memoized(listsKey(board)) {
+            let statement = db.cachedStatement(sql: """
+                SELECT list.id, list.title, list.kind, list.position, COALESCE(rowCount.count, 0)
+                FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
+                WHERE list.boardID = ? ORDER BY list.position, list.id
+                """)
+            var lists: [ListRecord] = []
+            var counts: [ListCount] = []
+            for row in try statement.rows(arguments: [board]) {
+                lists.append(ListRecord(id: row[0], title: row[1], kind: row[2], position: row[3]))
+                counts.append(ListCount(list: row[0], count: row[4]))
+                db.remember(counts[counts.count - 1].count, for: rowCountKey(row[0], nil))
             }
+            db.remember(counts, for: listCountsKey(board))
+            return lists
         }
     }
+
+    /// How many top-level rows each list of the board holds, in list order: read with the lists.
+    static func listCounts(_ db: any SQLConnection, board: String) throws -> [ListCount] {
+        if let known = db.remembered(listCountsKey(board), as: [ListCount].self) { return known }
+        _ = try lists(db, board: board)
+        return db.remembered(listCountsKey(board), as: [ListCount].self) ?? []
+    }
+
+    /// A list and how many top-level rows it holds.
+    struct ListCount {
+        var list: String
+        var count: Int
+    }
+
+    /// Where ``lists(_:board:)`` keeps a board's lists (a `[ListRecord]`).
+    static func listsKey(_ board: String) -> String { "lists " + board }
+
+    static func listCountsKey(_ board: String) -> String { "list counts " + board }
+
+    /// Where a scope's row count is kept (an `Int`): a list's top level (`containerID` nil) or a
+    /// container's contents.
+    static func rowCountKey(_ listID: String, _ containerID: String?) -> String { "rowCount \(listID)\u{1F}\(containerID ?? "")" }
 
     /// Throws unless `listID` is a list of `board`: a list of another board is unknown here. Answered
     /// from the board's lists where this transaction has just read them.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
-        let exists = try db.remembered("lists " + board, as: [ListRecord].self).map { $0.contains { $0.id == listID } }
+        let exists = try db.remembered(listsKey(board), as: [ListRecord].self).map { $0.contains { $0.id == listID } }
             ?? db.memoized("list \(listID) of \(board)") {
                 try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
             }
@@ -53,7 +88,7 @@ enum StoreQueries {
     /// The board a list belongs to, if the list exists; without a query where it is one of `likely`'s
     /// lists and this transaction has just read them.
     static func board(ofList listID: String, _ db: any SQLConnection, likely: String? = nil) throws -> String? {
-        if let likely, db.remembered("lists " + likely, as: [ListRecord].self)?.contains(where: { $0.id == listID }) == true {
+        if let likely, db.remembered(listsKey(likely), as: [ListRecord].self)?.contains(where: { $0.id == listID }) == true {
             return likely
         }
         return try db.cachedStatement(sql: "SELECT boardID FROM list WHERE id = ?").fetchOne(String.self, arguments: [listID])
