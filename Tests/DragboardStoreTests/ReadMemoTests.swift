@@ -1,6 +1,7 @@
 @testable import DragboardStore
 import Dragboard
 import GRDB
+import Synchronization
 import Testing
 
 /// A drop asks for the same neighbours, counts, containers and lists while it decides, moves and
@@ -62,18 +63,62 @@ import Testing
             } == 1)
             #expect(answers == ["5", "e", "d", "5", "c"])
 
-            // A write makes every answer old: read again, and right; but a moved row is what the move wrote.
+            // A write makes every answer old, except what the move itself wrote: the moved row, its
+            // neighbours where it landed and the lists' counts. Each is checked against the database.
             try tx.move(["e"], to: Placement(listID: "links"))
-            answers = []
-            #expect(try statements.during {
-                answers.append(String(try tx.rowCount("people", nil)))
-                answers.append(try tx.bound(before: nil, in: people, skipping: [])?.id)
-            } == 2)
+            let links = Gap(listID: "links", containerID: nil)
             var moved: ItemRecord?
-            #expect(try statements.during { moved = try StoreQueries.requireItem(db, "e") } == 0)
-            #expect(answers == ["4", "d"])
+            var known: [String?] = []
+            var countsAfter: [(list: String, count: Int)] = []
+            #expect(try statements.during {
+                moved = try StoreQueries.requireItem(db, "e")
+                countsAfter = try tx.listCounts()
+                known.append(String(try tx.rowCount("people", nil)))
+                known.append(try tx.predecessor(of: "e"))
+                known.append(try tx.bound(after: OrderBound(pos: moved?.pos ?? "", id: "e"), in: links, skipping: [])?.id)
+                known.append(try tx.bound(before: nil, in: links, skipping: [])?.id)
+            } == 0)
+            // The list it left is read again.
+            var last: String?
+            #expect(try statements.during { last = try tx.bound(before: nil, in: people, skipping: [])?.id } == 1)
+            #expect(last == "d")
+            db.memo.forget()
+            let asked: [String?] = [String(try tx.rowCount("people", nil)), try tx.predecessor(of: "e"),
+                                    try tx.bound(after: OrderBound(pos: moved?.pos ?? "", id: "e"), in: links, skipping: [])?.id,
+                                    try tx.bound(before: nil, in: links, skipping: [])?.id]
+            #expect(known == asked && known[0] == "4" && known[3] == "e")
+            let storedAfter = try db.rows(sql: "SELECT listID, count FROM rowCount WHERE containerID = ''").map { ($0[0] as String, $0[1] as Int) }
+            #expect(countsAfter.map(\.list) == lists.map(\.id))
+            #expect(countsAfter.allSatisfy { list in list.count == (storedAfter.first { $0.0 == list.list }?.1 ?? 0) })
             let row = try db.row(sql: "SELECT \(StoreQueries.itemColumns) FROM item WHERE id = ?", arguments: ["e"]).map(StoreQueries.item(from:))
             #expect(moved == row && moved?.listID == "links" && moved?.changedVersion == tx.newVersion)
+        }
+    }
+
+    /// The bookkeeping of a change (version, undo, activity, operation record) writes none of the
+    /// board's rows: the answer, rendered after it in the transaction, reads nothing the move knew.
+    @Test func whatAMoveWroteIsKnownAfterItsBookkeeping() throws {
+        let temp = try TempStore(engine: .sqlite)
+        defer { temp.remove() }
+        let statements = Statements()
+        let seen = Mutex<(count: Int, row: ItemRecord?, version: Int?)>((0, nil, nil))
+        let result = try temp.store.perform(board: BoardStore.defaultBoardID, operationID: "op-1", fingerprint: "f", stored: { $0 }, prepare: { _ in },
+                                            committed: { tx, response in
+            let row = try statements.during { _ = try tx.item("e") }
+            seen.withLock { $0 = (row, try? tx.item("e"), try? StoreQueries.version(tx.db, board: tx.boardID)) }
+            return { response }
+        }) { tx in
+            let sqlite = try #require(tx.db as? DragboardStore.SQLiteConnection)
+            sqlite.db.trace { _ in statements.count += 1 }
+            tx.recordUndo(for: "someone", actionName: "Move")
+            try tx.move(["e"], to: Placement(listID: "links"))
+            return "moved"
+        }
+        let stored = try temp.store.rows(in: "links").first { $0.id == "e" }
+        seen.withLock { seen in
+            #expect(seen.count == 0)
+            #expect(seen.row == stored && stored?.changedVersion == result.version)
+            #expect(seen.version == result.version)  // the version is read again: the bookkeeping changed it
         }
     }
 }

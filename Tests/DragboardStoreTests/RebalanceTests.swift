@@ -57,9 +57,21 @@ import Testing
             // the rows being moved sit inside the neighbourhood every rebalance re-keys.
             let index = expected.firstIndex(of: right)!
             let moving = [expected[index - 1], expected[index - 2]]
-            try t.op { tx in try tx.move(moving, to: Placement(listID: "people", before: right)) }
             expected.removeAll { moving.contains($0) }
             expected.insert(contentsOf: moving, at: expected.firstIndex(of: right)!)
+            // The moved rows' neighbours as the move left them in the transaction's memory (not kept
+            // when a rebalance re-keyed the gap's neighbours) are the stored ones.
+            let at = expected.firstIndex(of: moving[0])!
+            try t.op { tx in
+                try tx.move(moving, to: Placement(listID: "people", before: right))
+                #expect(try tx.predecessor(of: moving[0]) == expected[at - 1])
+                #expect(try tx.predecessor(of: right) == moving[1])
+                let first = try tx.item(moving[0])
+                let gap = Gap(listID: "people", containerID: nil)
+                let before = try tx.bound(before: OrderBound(pos: first.pos, id: first.id), in: gap, skipping: [])
+                #expect(before?.id == expected[at - 1])
+                #expect(try before.map { try tx.item($0.id).pos } == before?.pos)  // its key as stored, even after a rebalance
+            }
             if round % 3 == 0 {
                 let id = "x\(round)"
                 try t.op { tx in _ = try tx.insert([NewItem(id: id, kind: "person", title: id)], at: Placement(listID: "people", before: right)) }
@@ -69,6 +81,32 @@ import Testing
         let rows = try t.store.rows(in: "people")
         #expect(rows.map(\.id) == expected)
         expectOrderedAndShort(rows)
+    }
+
+    @Test func aMoveThatRebalancesReadsItsNeighboursKeysAgain() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        _ = try longList(t, 100)
+        let gap = Gap(listID: "people", containerID: nil)
+        var rebalancingMoves = 0
+        try t.op { tx in
+            // "a" and "b" take turns just before r00050: one shrinking gap, until a move must rebalance.
+            for turn in 0..<2_000 where rebalancingMoves == 0 {
+                let (moving, other) = turn % 2 == 0 ? ("a", "b") : ("b", "a")
+                let rebalanced = tx.rebalancedRows.total
+                try tx.move([moving], to: Placement(listID: "people", before: "r00050"))
+                guard turn > 0 else { continue }
+                if tx.rebalancedRows.total > rebalanced { rebalancingMoves += 1 }
+                // The neighbours as the transaction knows them, keys included, are the stored ones.
+                let row = try tx.item(moving)
+                let before = try tx.bound(before: OrderBound(pos: row.pos, id: moving), in: gap, skipping: [])
+                let after = try tx.bound(after: OrderBound(pos: row.pos, id: moving), in: gap, skipping: [])
+                #expect(before?.id == other && after?.id == "r00050")
+                #expect(try before.map { try tx.item($0.id).pos } == before?.pos)
+                #expect(try after.map { try tx.item($0.id).pos } == after?.pos)
+            }
+        }
+        #expect(rebalancingMoves == 1)
     }
 
     @Test func aShortListIsRebalancedWhole() throws {

@@ -3,6 +3,9 @@
 package protocol BoardWriting: BoardReading {
     func lists() throws -> [ListRecord]
     func item(_ id: String) throws -> ItemRecord
+    /// Reads the rows `ids` at once (a missing one as missing), so that asking for each of them
+    /// by id in this operation costs nothing more: a drop names its dragged and hovered rows first.
+    func prefetchItems(_ ids: [String]) throws
     /// The id of the top-level row at `index` of a list, or nil past its end.
     func rowID(at index: Int, inList listID: String) throws -> String?
     /// The row just before `id` in its list or container, or nil when it is first.

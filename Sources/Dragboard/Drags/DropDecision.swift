@@ -50,10 +50,15 @@ package struct DropDecision {
     package func drop(_ release: Release, engine: inout SessionEngine, movesLists: Bool, user: DragUser?, on board: some BoardWriting,
                       version: Int) throws -> Outcome {
         var working = engine
+        let stale = version != release.seenVersion
+        if let source = working.dropSession.dragSource, source.listID != BoardKit.listsTargetID {
+            // The rows read next, in one query: the dragged ones, and the hovered one a stale page's location is rebased on.
+            try board.prefetchItems(working.dropSession.items.compactMap { $0.localObject as? String } + [stale ? release.hoveredItem : nil].compactMap { $0 })
+        }
         // Always, whatever version the client says it saw: a client is not trusted to know what someone else did since.
         try working.dropSession.checkItemsUnmoved(on: board)
         var location = release.location
-        if version != release.seenVersion {
+        if stale {
             location = try location.rebased(hoveredItem: release.hoveredItem, target: release.target, on: board)
         }
         working.updateTargets(try board.dropTargets(kit, movingLists: movesLists))

@@ -21,6 +21,15 @@ package final class ReadMemo {
         answers[key] = (stamp, value)
     }
 
+    /// After writes that changed none of the rows remembered (a change's bookkeeping): what was
+    /// good at `stamp` is good at `now`, except under `stale`.
+    func carry(from stamp: Int, to now: Int, except stale: String) {
+        for (key, known) in answers where known.stamp == stamp && key != stale {
+            answers[key] = (now, known.value)
+        }
+        answers[stale] = nil
+    }
+
     /// After a rollback: nothing read before may still hold.
     package func forget() {
         answers.removeAll(keepingCapacity: true)

@@ -124,7 +124,11 @@ extension BoardStore {
                 INSERT INTO operation (id, fingerprint, response, version, createdAt)
                 VALUES (?, ?, ?, ?, ?)
                 """, [operationID, fingerprint(), stored(response), tx.newVersion, now]))
+            let stamp = db.totalChangesCount
             try db.executeTogether(bookkeeping)
+            // The bookkeeping writes only the board's version, the undo history, the activity and the
+            // operation record: what the transaction read of the board's rows holds (the answer reads them).
+            db.memo.carry(from: stamp, to: db.totalChangesCount, except: ReadMemo.versionKey(board))
             var departures: [OperationResult.Departure] = []
             for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
                 // Read and raised in one statement: another instance may be changing that board

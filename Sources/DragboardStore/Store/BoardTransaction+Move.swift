@@ -37,17 +37,46 @@ extension BoardTransaction {
             }
             if isInPlace(items, gap) { return }
             let before = try journal.isRecording ? ids.map { try itemState($0) } : []
+            let lists = db.remembered(StoreQueries.listsKey(boardID), as: [ListRecord].self)
+            let counts = db.remembered(StoreQueries.listCountsKey(boardID), as: [StoreQueries.ListCount].self)
+            let rebalanced = rebalancedRows.total
             let keys = try orderKeys(for: gap, count: items.count, moving: moving)
             let update = db.cachedStatement(sql: """
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
+                """)
+            let moveAcross = db.cachedStatement(sql: """
+                WITH RECURSIVE sub(id) AS (
+                    SELECT id FROM item WHERE id = ?
+                    UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
+                )
+                UPDATE item SET listID = ?,
+                    containerID = CASE WHEN id = ? THEN ? ELSE containerID END,
+                    pos = CASE WHEN id = ? THEN ? ELSE pos END,
+                    changedVersion = ?
+                WHERE id IN (SELECT id FROM sub)
                 """)
             for (item, key) in zip(items, keys) {
                 if item.listID != gap.listID,
                    let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db, likely: boardID), board != boardID {
                     departures.record(item.id, from: board)
                 }
-                try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
-                if item.listID != gap.listID { try relist(contentsOf: item.id, to: gap.listID) }
+                if item.listID != gap.listID {
+                    // The row and everything nested in it change lists in one statement (one round trip).
+                    try moveAcross.execute(arguments: [item.id, gap.listID, item.id, gap.containerID, item.id, key, newVersion])
+                } else {
+                    try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
+                }
+            }
+            // A rebalance re-keyed the rows around the gap: then their keys are not the gap's.
+            if rebalancedRows.total == rebalanced { rememberNeighbours(of: zip(items, keys).map { OrderBound(pos: $1, id: $0.id) }, in: gap) }
+            // Top-level rows moved between top levels: each list's count moved with them (the answer shows the counts).
+            if let lists, var counts, gap.containerID == nil, items.allSatisfy({ $0.containerID == nil }) {
+                for item in items {
+                    if let from = counts.firstIndex(where: { $0.list == item.listID }) { counts[from].count -= 1 }
+                    if let to = counts.firstIndex(where: { $0.list == gap.listID }) { counts[to].count += 1 }
+                }
+                db.remember(lists, for: StoreQueries.listsKey(boardID))
+                StoreQueries.remember(counts, of: boardID, db)
             }
             // What the rows hold now is what was just written (a container's relisting leaves its own row
             // alone): the undo journal and the answer need not read them again.

@@ -134,8 +134,7 @@ extension BoardTransaction {
         var cursor = cursor
         while true {
             // Each step is remembered: a drop asks for the same neighbours while it decides, moves and answers.
-            let step = "step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")"
-            let found: OrderBound? = try db.memoized(step) {
+            let found: OrderBound? = try db.memoized(Self.stepKey(direction, from: cursor, in: gap)) {
                 try (cursor.map { try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id]) }
                     ?? edge.row(arguments: [gap.listID, gap.containerID]))
                     .map { OrderBound(pos: $0[0], id: $0[1]) }
@@ -144,5 +143,24 @@ extension BoardTransaction {
             guard moving.contains(found.id) else { return found }
             cursor = found
         }
+    }
+
+    /// Where the step from `cursor` (nil: from the end) in `direction` is remembered (an `OrderBound?`).
+    private static func stepKey(_ direction: Direction, from cursor: OrderBound?, in gap: Gap) -> String {
+        "step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")"
+    }
+
+    /// After a move wrote `landed` (in order) into `gap`: they sit between `gap.prev` and `gap.next`
+    /// with nothing else between, so every step among them is known without a query (the answer
+    /// and the undo journal ask for the moved rows' neighbours).
+    func rememberNeighbours(of landed: [OrderBound], in gap: Gap) {
+        guard !landed.isEmpty else { return }
+        let chain: [OrderBound?] = [gap.prev] + landed.map(Optional.some) + [gap.next]
+        for index in chain.indices.dropFirst().dropLast() {
+            db.remember(chain[index - 1], for: Self.stepKey(.descending, from: chain[index], in: gap))
+            db.remember(chain[index + 1], for: Self.stepKey(.ascending, from: chain[index], in: gap))
+        }
+        db.remember(chain[1], for: Self.stepKey(.ascending, from: gap.prev, in: gap))
+        db.remember(chain[chain.count - 2], for: Self.stepKey(.descending, from: gap.next, in: gap))
     }
 }

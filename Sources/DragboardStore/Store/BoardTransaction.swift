@@ -68,6 +68,12 @@ public struct BoardTransaction {
         try StoreQueries.requireItem(db, id)
     }
 
+    /// Reads the rows `ids` at once (a missing one as missing): asking for each of them by id
+    /// afterwards costs no query until this transaction writes.
+    public func prefetchItems(_ ids: [String]) throws {
+        try StoreQueries.prefetchItems(db, ids)
+    }
+
     /// Items with `changedVersion > version` (changes committed after `version`,
     /// plus this operation's own changes so far). Deleted items are not reported.
     public func changedSince(_ version: Int) throws -> [ItemRecord] {

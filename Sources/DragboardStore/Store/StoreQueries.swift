@@ -46,11 +46,16 @@ enum StoreQueries {
             for row in try statement.rows(arguments: [board]) {
                 lists.append(ListRecord(id: row[0], title: row[1], kind: row[2], position: row[3]))
                 counts.append(ListCount(list: row[0], count: row[4]))
-                db.remember(counts[counts.count - 1].count, for: rowCountKey(row[0], nil))
             }
-            db.remember(counts, for: listCountsKey(board))
+            remember(counts, of: board, db)
             return lists
         }
+    }
+
+    /// Keeps a board's list counts as if they had just been read (each list's `rowCount` too).
+    static func remember(_ counts: [ListCount], of board: String, _ db: any SQLConnection) {
+        for list in counts { db.remember(list.count, for: rowCountKey(list.list, nil)) }
+        db.remember(counts, for: listCountsKey(board))
     }
 
     /// How many top-level rows each list of the board holds, in list order: read with the lists.
@@ -104,6 +109,16 @@ enum StoreQueries {
     /// Keeps a row another query read, so that reading it by its id costs nothing.
     static func remember(_ item: ItemRecord, _ db: any SQLConnection) {
         db.remember(Optional(item), for: itemKey(item.id))
+    }
+
+    /// Reads the rows `ids` not yet known in one query and keeps each (a missing one as missing).
+    static func prefetchItems(_ db: any SQLConnection, _ ids: [String]) throws {
+        var seen: Set<String> = []
+        let wanted = ids.filter { seen.insert($0).inserted && db.remembered(itemKey($0), as: ItemRecord?.self) == nil }
+        guard wanted.count > 1 else { return }  // one row: its own read costs the same
+        let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+        let found = try fetchItems(db, "SELECT \(itemColumns) FROM item WHERE id IN (\(marks))", SQLArguments(wanted))
+        for id in wanted { db.remember(found.first { $0.id == id }, for: itemKey(id)) }
     }
 
     static func requireItem(_ db: any SQLConnection, _ id: String) throws -> ItemRecord {
