@@ -95,6 +95,28 @@ import Testing
         }
     }
 
+    /// Rows named at once are read in one query, a missing one remembered as missing.
+    @Test func rowsPrefetchedTogetherCostOneQuery() throws {
+        let temp = try TempStore(engine: .sqlite)
+        defer { temp.remove() }
+        try temp.store.engine.write { db in
+            let sqlite = try #require(db as? DragboardStore.SQLiteConnection)
+            let statements = Statements()
+            sqlite.db.trace { _ in statements.count += 1 }
+            defer { sqlite.db.trace(options: .statement, nil) }
+            let tx = BoardTransaction(db: db, boardID: BoardStore.defaultBoardID, baseVersion: 0)
+            #expect(try statements.during { try tx.prefetchItems(["a", "people", "e", "a"]) } == 1)
+            var rows: [ItemRecord] = []
+            var missing: (any Error)?
+            #expect(try statements.during {
+                rows = try ["a", "e"].map { try tx.item($0) }
+                do { _ = try tx.item("people") } catch { missing = error }
+            } == 0)
+            #expect(rows.map(\.id) == ["a", "e"] && rows.map(\.listID) == ["people", "people"])
+            #expect(missing as? StoreError == .unknownItem("people"))
+        }
+    }
+
     /// The bookkeeping of a change (version, undo, activity, operation record) writes none of the
     /// board's rows: the answer, rendered after it in the transaction, reads nothing the move knew.
     @Test func whatAMoveWroteIsKnownAfterItsBookkeeping() throws {

@@ -52,8 +52,10 @@ package struct DropDecision {
         var working = engine
         let stale = version != release.seenVersion
         if let source = working.dropSession.dragSource, source.listID != BoardKit.listsTargetID {
-            // The rows read next, in one query: the dragged ones, and the hovered one a stale page's location is rebased on.
-            try board.prefetchItems(working.dropSession.items.compactMap { $0.localObject as? String } + [stale ? release.hoveredItem : nil].compactMap { $0 })
+            // What is read next, in one query: the dragged rows, the hovered one a stale page's location is
+            // rebased on, and the source, which may be a container whose contents are a list.
+            try board.prefetchItems(working.dropSession.items.compactMap { $0.localObject as? String }
+                                    + [stale ? release.hoveredItem : nil, source.listID].compactMap { $0 })
         }
         // Always, whatever version the client says it saw: a client is not trusted to know what someone else did since.
         try working.dropSession.checkItemsUnmoved(on: board)
