@@ -4,6 +4,10 @@
 /// changes rows without counting them). A drop reads the dragged item about nine times; over a
 /// network each read is a round trip.
 ///
+/// A write may also leave answers it knows for certain (a move: the rows it wrote, their new
+/// neighbours, the lists' counts), kept as if just read; and writes that touch none of the rows
+/// remembered (a change's bookkeeping) carry the answers over (``carry(from:to:except:)``).
+///
 /// One per connection wrapper, which lives for one transaction; not `Sendable`.
 package final class ReadMemo {
     private var answers: [String: (stamp: Int, value: Any)] = [:]
