@@ -32,7 +32,10 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     /// Reads the version as it locks the row: the operation's first read of it costs no round trip.
+    /// What the transaction read before may have been changed by the board's last holder (a move
+    /// that takes rows from another board locks it after reading them): it is forgotten.
     func lock(board: String) throws {
+        memo.forget()
         guard let version = try rows(sql: "SELECT version FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first else { return }
         memo.remember(Optional(version[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount)
     }

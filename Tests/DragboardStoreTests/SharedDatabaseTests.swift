@@ -115,6 +115,28 @@ import Testing
         #expect(try t.store.version(board: "b2") == moved.version)
     }
 
+    /// A move that takes a row from another board reads it again once it holds that board: what it
+    /// read before may have changed meanwhile (another instance deleted it, here), and then the move
+    /// is refused, not told that it moved a row that is gone.
+    @Test
+    func aRowTakenFromAnotherBoardIsReadAgainOnceThatBoardIsHeld() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let other = try BoardStore(database: t.path)
+        _ = try t.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
+        #expect(throws: StoreError.unknownItem("a")) {
+            try t.store.perform(board: "b2", operationID: "take", fingerprint: "t") { tx in
+                _ = try tx.item("a")  // read before the board it is on is held
+                _ = try other.perform(operationID: "delete", fingerprint: "d") { tx in try tx.delete(["a"]); return "{}" }
+                try tx.move(["a"], to: Placement(listID: "ideas"))
+                return "{}"
+            }
+        }
+        #expect(try t.store.read(board: "b2") { tx in try tx.rowCount(in: "ideas") } == 0)
+    }
+
     /// An announcement made in a savepoint that rolls back is not sent: notices of one transaction
     /// arrive in order, so the one made after it arrives alone.
     @Test
