@@ -11,6 +11,19 @@ import Testing
     /// Counts the statements SQLite runs on the transaction's connection.
     final class Statements: @unchecked Sendable {  // used on the transaction's thread only
         var count = 0
+        private var watched: DragboardStore.SQLiteConnection?
+
+        /// Counts from now on what SQLite runs on `db`, until ``stop()``.
+        func watch(_ db: any SQLConnection) throws {
+            let sqlite = try #require(db as? DragboardStore.SQLiteConnection)
+            sqlite.db.trace { [unowned self] _ in count += 1 }
+            watched = sqlite
+        }
+
+        func stop() {
+            watched?.db.trace(options: .statement, nil)
+            watched = nil
+        }
 
         func during(_ body: () throws -> Void) rethrows -> Int {
             let before = count
@@ -24,10 +37,9 @@ import Testing
         defer { temp.remove() }
         let board = BoardStore.defaultBoardID
         try temp.store.engine.write { db in
-            let sqlite = try #require(db as? DragboardStore.SQLiteConnection)
             let statements = Statements()
-            sqlite.db.trace { _ in statements.count += 1 }
-            defer { sqlite.db.trace(options: .statement, nil) }
+            try statements.watch(db)
+            defer { statements.stop() }
             let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
             let people = Gap(listID: "people", containerID: nil)
 
@@ -100,10 +112,9 @@ import Testing
         let temp = try TempStore(engine: .sqlite)
         defer { temp.remove() }
         try temp.store.engine.write { db in
-            let sqlite = try #require(db as? DragboardStore.SQLiteConnection)
             let statements = Statements()
-            sqlite.db.trace { _ in statements.count += 1 }
-            defer { sqlite.db.trace(options: .statement, nil) }
+            try statements.watch(db)
+            defer { statements.stop() }
             let tx = BoardTransaction(db: db, boardID: BoardStore.defaultBoardID, baseVersion: 0)
             #expect(try statements.during { try tx.prefetchItems(["a", "people", "e", "a"]) } == 1)
             var rows: [ItemRecord] = []
@@ -127,11 +138,11 @@ import Testing
         let result = try temp.store.perform(board: BoardStore.defaultBoardID, operationID: "op-1", fingerprint: "f", stored: { $0 }, prepare: { _ in },
                                             committed: { tx, response in
             let row = try statements.during { _ = try tx.item("e") }
+            statements.stop()
             seen.withLock { $0 = (row, try? tx.item("e"), try? StoreQueries.version(tx.db, board: tx.boardID)) }
             return { response }
         }) { tx in
-            let sqlite = try #require(tx.db as? DragboardStore.SQLiteConnection)
-            sqlite.db.trace { _ in statements.count += 1 }
+            try statements.watch(tx.db)
             tx.recordUndo(for: "someone", actionName: "Move")
             try tx.move(["e"], to: Placement(listID: "links"))
             return "moved"

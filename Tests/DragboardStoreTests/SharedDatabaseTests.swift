@@ -92,9 +92,7 @@ import Testing
             heard.withLock { $0[board, default: []].append(version) }
             arrival.signal()
         }
-        _ = try t.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
-            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
-        }
+        try makeSecondBoard(t.store)
         #expect(throws: StoreError.self) {
             try t.store.perform(board: "b2", operationID: "fails", fingerprint: "f") { tx in
                 try tx.move(["a"], to: Placement(listID: "ideas"))
@@ -123,9 +121,7 @@ import Testing
         let t = try TempStore(engine: .postgres)
         defer { t.remove() }
         let other = try BoardStore(database: t.path)
-        _ = try t.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
-            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
-        }
+        try makeSecondBoard(t.store)
         #expect(throws: StoreError.unknownItem("a")) {
             try t.store.perform(board: "b2", operationID: "take", fingerprint: "t") { tx in
                 _ = try tx.item("a")  // read before the board it is on is held
@@ -255,5 +251,14 @@ final class HeardVersions: Sendable {
             guard arrival.wait(timeout: deadline) == .success else { return false }
         }
         return true
+    }
+}
+
+extension SharedDatabaseTests {
+    /// Board "b2" with one empty list, "ideas": somewhere to move the default board's rows to.
+    func makeSecondBoard(_ store: BoardStore) throws {
+        _ = try store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
     }
 }
