@@ -170,6 +170,9 @@ extension PostgresEngine {
             "ALTER TABLE board ADD COLUMN color TEXT NOT NULL DEFAULT 'blue'",
             "ALTER TABLE board ADD COLUMN labels TEXT NOT NULL DEFAULT '[]'",
         ]),
+        ("v5-board-incarnation", [
+            "ALTER TABLE board ADD COLUMN incarnation TEXT COLLATE \"C\" NOT NULL DEFAULT ''",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

@@ -27,6 +27,7 @@ final class PostgresEngine: StoreEngine {
     private let logger: Logger
     /// This process among those sharing the database: its own notices are not news to it.
     let instance = UUID().uuidString
+    let memos = BoardMemos()
     private let listener = Mutex<PostgresChangeListener?>(nil)
 
     var description: String { "PostgreSQL \(url.redacted)" }
@@ -92,7 +93,7 @@ final class PostgresEngine: StoreEngine {
             attempts += 1
             do {
                 return try pool.withConnection { pooled in
-                    let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, logger: logger)
+                    let db = PostgresSQLConnection(pooled, dialect: dialect, instance: instance, memos: memos, logger: logger)
                     do {
                         if let begin { try db.execute(sql: begin) }
                     } catch let unanswered as StoreError {
@@ -111,6 +112,7 @@ final class PostgresEngine: StoreEngine {
                     guard begin != nil else {
                         // A read that a closed connection refused changed nothing: the next connection is tried.
                         if case .failure(let error) = outcome, PostgresStoreError.isConnectionLoss(error) { throw ClosedConnection(underlying: error) }
+                        if case .success = outcome { db.memo.publish(at: db.totalChangesCount) }
                         return outcome
                     }
                     switch outcome {
@@ -126,6 +128,7 @@ final class PostgresEngine: StoreEngine {
                         try? db.execute(sql: "ROLLBACK")
                         if PostgresStoreError.isConnectionLoss(error) { throw PostgresConnectionClosed() }
                     }
+                    if case .success = outcome { db.memo.publish(at: db.totalChangesCount) }  // committed
                     return outcome
                 }.get()
             } catch is PostgresConnectionClosed {

@@ -16,29 +16,44 @@ final class PostgresSQLConnection: SQLConnection {
     private let logger: Logger
     private(set) var changesCount = 0
     private(set) var totalChangesCount = 0
-    let memo = ReadMemo()
-    private var savepoints = 0
+    let memo: ReadMemo
+    /// Savepoints made so far in this transaction (each gets a name of its own) and those not
+    /// released yet, outermost first, with whether their work is still running.
+    private var savepointsMade = 0
+    private var unreleased: [(name: String, running: Bool)] = []
+    /// Finished savepoints left unreleased at most: each is an open subtransaction, and PostgreSQL
+    /// tracks up to 64 per transaction cheaply.
+    static let unreleasedLimit = 32
     /// ``announce(board:version:)``'s notices, not sent yet.
     private var announcements: [String] = []
 
     /// Who announces this connection's changes (see ``ChangeNotice``).
     private let instance: String
 
-    init(_ pooled: PooledConnection, dialect: PostgresDialect, instance: String = "", logger: Logger) {
+    init(_ pooled: PooledConnection, dialect: PostgresDialect, instance: String = "", memos: BoardMemos? = nil, logger: Logger) {
         self.pooled = pooled
+        self.memo = ReadMemo(shared: memos)
         self.dialect = dialect
         self.instance = instance
         self.logger = logger
     }
 
-    /// Reads the version as it locks the row: the operation's first read of it costs no round trip.
-    /// What the transaction read before may have been changed by the board's last holder (a move
-    /// that takes rows from another board locks it after reading them): it is forgotten.
+    /// Reads the version (and incarnation) as it locks the row: the operation's first read of it costs
+    /// no round trip, and the operation starts from what an earlier transaction left of the board at
+    /// that version. What this transaction read before may have been changed by the board's last
+    /// holder (a move that takes rows from another board locks it after reading them): it is forgotten.
     func lock(board: String) throws {
         memo.forget()
-        guard let version = try rows(sql: "SELECT version FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first else { return }
-        memo.remember(Optional(version[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount)
+        guard let row = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first else { return }
+        memo.remember(Optional(row[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount, scope: .board(board))
+        memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: totalChangesCount)
     }
+
+    /// The transaction that wrote the row version read: no other can find a board at a version and
+    /// this writer before that transaction committed.
+    var boardWriterColumn: String { "xmin::text" }
+    /// The (sub)transaction that wrote the board row's new version, as `xmin` shows it.
+    private(set) var writer: String?
 
     /// A PostgreSQL transaction holds one operation (``PostgresEngine/commit(_:)``): its rollback is the operation's.
     func inOperation<T>(_ body: () throws -> T) throws -> T {
@@ -64,16 +79,20 @@ final class PostgresSQLConnection: SQLConnection {
     /// announcements `pg_notify` calls in the `SELECT` that ends it, in the order they were made.
     func executeTogether(_ writes: [SQLWrite]) throws {
         guard !writes.isEmpty || !announcements.isEmpty else { return }
-        let clauses = writes.indices.map { "w\($0) AS (\(writes[$0].sql))" }
+        // The row that takes the board's new version says which (sub)transaction wrote it: what this
+        // transaction leaves in `BoardMemos` is found under that name (no round trip of its own).
+        let clauses = writes.indices.map { "w\($0) AS (\(writes[$0].sql)\(writes[$0].setsBoardVersion ? " RETURNING xmin::text AS writer" : ""))" }
+        let named = writes.firstIndex { $0.setsBoardVersion }
         let notices = Array(repeating: "pg_notify(?, ?)", count: announcements.count)
         let sql = (clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ")
-            + "SELECT " + (notices.isEmpty ? "1" : notices.joined(separator: ", "))
+            + "SELECT " + ((named.map { ["(SELECT writer FROM w\($0))"] } ?? []) + notices + (named == nil && notices.isEmpty ? ["1"] : [])).joined(separator: ", ")
         var arguments: SQLArguments = []
         arguments.values = writes.flatMap(\.arguments.values)
         for payload in announcements { arguments.values += [.text(ChangeNotice.channel), .text(payload)] }
         announcements.removeAll()
-        _ = try run(sql, arguments)
+        let answer = try run(sql, arguments)
         if !writes.isEmpty { totalChangesCount += 1 }
+        if named != nil, let cell = answer.rows.first?.first, case .text(let id) = try Self.value(of: cell) { writer = id }
     }
 
     func execute(sql: String, arguments: SQLArguments) throws {
@@ -138,15 +157,26 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
+    /// A savepoint whose work succeeds is not released (a round trip per change saved): its work
+    /// stays part of the transaction either way, and a later savepoint's name is its own. They are
+    /// released, the finished ones at the innermost running level together, once
+    /// ``unreleasedLimit`` are open.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
-        savepoints += 1
-        let name = "s\(savepoints)"
+        savepointsMade += 1
+        let name = "s\(savepointsMade)"
         let announced = announcements.count
-        defer { savepoints -= 1 }
         try execute(sql: "SAVEPOINT \(name)")
+        let depth = unreleased.count
+        unreleased.append((name, true))
         do {
             let result = try body()
-            try execute(sql: "RELEASE SAVEPOINT \(name)")
+            unreleased[depth].running = false
+            if unreleased.count >= Self.unreleasedLimit {
+                // Everything made after the innermost savepoint still running has finished.
+                let first = (unreleased.lastIndex { $0.running } ?? -1) + 1
+                try execute(sql: "RELEASE SAVEPOINT \(unreleased[first].name)")
+                unreleased.removeSubrange(first...)
+            }
             return result
         } catch {
             memo.forget()
@@ -154,6 +184,7 @@ final class PostgresSQLConnection: SQLConnection {
             if announcements.count > announced { announcements.removeSubrange(announced...) }
             try execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
             try execute(sql: "RELEASE SAVEPOINT \(name)")
+            unreleased.removeSubrange(depth...)  // with it, every savepoint made inside it
             throw error
         }
     }

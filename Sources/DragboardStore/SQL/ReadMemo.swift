@@ -5,38 +5,88 @@
 /// network each read is a round trip.
 ///
 /// A write may also leave answers it knows for certain (a move: the rows it wrote, their new
-/// neighbours, the lists' counts), kept as if just read; and writes that touch none of the rows
-/// remembered (a change's bookkeeping) carry the answers over (``carry(from:to:except:)``).
+/// neighbours, the lists' counts), kept as if just read; writes that touch none of the rows
+/// remembered (a change's bookkeeping) carry the answers over (``carry(from:to:except:)``); and a
+/// move carries over what it cannot have changed, by each answer's ``MemoScope``
+/// (``carry(from:to:sparing:)``).
+///
+/// Answers about one board outlive the transaction (``BoardMemos``): the next transaction that
+/// finds the board at the same version starts from them (see `ReadMemo+Boards.swift`).
 ///
 /// One per connection wrapper, which lives for one transaction; not `Sendable`.
 package final class ReadMemo {
-    private var answers: [String: (stamp: Int, value: Any)] = [:]
+    struct Answer {
+        var stamp: Int
+        var value: any Sendable
+        var scope: MemoScope
+    }
 
-    package init() {}
+    var answers: [String: Answer] = [:]
+    /// What an earlier transaction left of a board, good at ``Seed/stamp``: looked up where `answers`
+    /// has nothing, never copied unless a move needs to sort it (most transactions only read it).
+    var seed: Seed?
+    /// Where answers about a board outlive this transaction (nil: nowhere).
+    let shared: BoardMemos?
+    /// The boards this transaction found at a version, and what it will leave for the next ones.
+    var boards = BoardsSeen()
+
+    struct Seed {
+        var board: String
+        var stamp: Int
+        var answers: [String: BoardMemos.Entry]
+    }
+
+    package init(shared: BoardMemos? = nil) {
+        self.shared = shared
+    }
 
     /// The answer remembered under `key`, if nothing was written since (`stamp`: the connection's
     /// ``SQLConnection/totalChangesCount`` now).
     func answer<Value>(_ key: String, at stamp: Int, as type: Value.Type) -> Value? {
-        guard let known = answers[key], known.stamp == stamp else { return nil }
-        return known.value as? Value
+        if let known = answers[key], known.stamp == stamp { return known.value as? Value }
+        guard let seed, seed.stamp == stamp, let entry = seed.answers[key] else { return nil }
+        return entry.value as? Value
     }
 
-    package func remember(_ value: Any, for key: String, at stamp: Int) {
-        answers[key] = (stamp, value)
+    package func remember(_ value: any Sendable, for key: String, at stamp: Int, scope: MemoScope) {
+        answers[key] = Answer(stamp: stamp, value: value, scope: scope)
     }
 
     /// After writes that changed none of the rows remembered (a change's bookkeeping): what was
     /// good at `stamp` is good at `now`, except under `stale`.
-    func carry(from stamp: Int, to now: Int, except stale: String) {
-        for (key, known) in answers where known.stamp == stamp && key != stale {
-            answers[key] = (now, known.value)
+    func carry(from stamp: Int, to now: Int, except stale: Set<String>) {
+        unpackSeed(at: stamp)
+        for (key, known) in answers where known.stamp == stamp && !stale.contains(key) {
+            answers[key]?.stamp = now
         }
-        answers[stale] = nil
+        for key in stale { answers[key] = nil }
     }
 
-    /// After a rollback: nothing read before may still hold.
+    /// After a move that wrote only `write`'s rows: what was good at `stamp` and depends on none of
+    /// them is good at `now`.
+    func carry(from stamp: Int, to now: Int, sparing write: RowWrite) {
+        unpackSeed(at: stamp)
+        for (key, known) in answers where known.stamp == stamp && !known.scope.isChanged(by: write) {
+            answers[key]?.stamp = now
+        }
+    }
+
+    /// Moves the seed's answers (those not answered since) into `answers`, if it is good at `stamp`.
+    func unpackSeed(at stamp: Int) {
+        guard let seed else { return }
+        self.seed = nil
+        guard seed.stamp == stamp else { return }
+        for (key, entry) in seed.answers where answers[key]?.stamp != stamp {
+            answers[key] = Answer(stamp: stamp, value: entry.value, scope: entry.scope)
+        }
+    }
+
+    /// After a rollback: nothing read before may still hold, nor the versions found. What an earlier
+    /// operation of the transaction left stays: the rollback does not undo it.
     package func forget() {
         answers.removeAll(keepingCapacity: true)
+        seed = nil
+        boards.found.removeAll()
     }
 }
 
@@ -48,11 +98,11 @@ extension ReadMemo {
 
 extension SQLConnection {
     /// `read()`, or its answer from earlier in this transaction if no row was written since.
-    func memoized<Value>(_ key: String, _ read: () throws -> Value) throws -> Value {
+    func memoized<Value: Sendable>(_ key: String, _ scope: MemoScope, _ read: () throws -> Value) throws -> Value {
         let stamp = totalChangesCount
         if let known = memo.answer(key, at: stamp, as: Value.self) { return known }
         let value = try read()
-        memo.remember(value, for: key, at: stamp)
+        memo.remember(value, for: key, at: stamp, scope: scope)
         return value
     }
 
@@ -62,7 +112,7 @@ extension SQLConnection {
     }
 
     /// Keeps `value` under `key` as if a read had just answered it (a query that answered more).
-    func remember<Value>(_ value: Value, for key: String) {
-        memo.remember(value, for: key, at: totalChangesCount)
+    func remember<Value: Sendable>(_ value: Value, for key: String, _ scope: MemoScope) {
+        memo.remember(value, for: key, at: totalChangesCount, scope: scope)
     }
 }

@@ -31,6 +31,12 @@ package protocol SQLConnection: AnyObject {
     /// Tells the other processes sharing this database, once the transaction commits, that
     /// `board` is at `version` (nothing to do where one process owns the database).
     func announce(board: String, version: Int) throws
+    /// The SQL expression, in a query of the `board` table, for the transaction that last wrote the
+    /// row (PostgreSQL's `xmin`), as text; `''` where the engine cannot say (see ``BoardMark``).
+    var boardWriterColumn: String { get }
+    /// This transaction as ``boardWriterColumn`` names the board row it set the version of through
+    /// ``executeTogether(_:)`` (nil before, where the engine names writers); `""` where it cannot say.
+    var writer: String? { get }
     /// Runs statements that write, in order, none of which reads what another of them writes: an
     /// engine may send them as one (PostgreSQL: one statement, a round trip instead of one each,
     /// with the announcements made so far), and then they all see the rows as they were before.
@@ -42,10 +48,14 @@ package protocol SQLConnection: AnyObject {
 package struct SQLWrite {
     package let sql: String
     package let arguments: SQLArguments
+    /// Whether this is the `UPDATE board` that sets a board's version: an engine that names writers
+    /// (``SQLConnection/writer``) reads this transaction's name from the row it writes.
+    package let setsBoardVersion: Bool
 
-    package init(_ sql: String, _ arguments: SQLArguments) {
+    package init(_ sql: String, _ arguments: SQLArguments, setsBoardVersion: Bool = false) {
         self.sql = sql
         self.arguments = arguments
+        self.setsBoardVersion = setsBoardVersion
     }
 }
 

@@ -4,6 +4,9 @@
 /// `DragboardPostgres` module, `PostgresEngine` (one PostgreSQL database shared by several server
 /// instances). The store's SQL, its rules and its tests are the same on both.
 package protocol StoreEngine: Sendable {
+    /// What transactions read of each board, for the next ones that find it at the same version
+    /// (each connection's ``ReadMemo`` starts from it and, once its transaction commits, adds to it).
+    var memos: BoardMemos { get }
     /// Runs `body` on a consistent snapshot, never waiting for a writer.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body`, which asks ONE query, outside any transaction where the engine can: one

@@ -20,8 +20,11 @@ final class GroupCommit: Sendable {
     private let state = Mutex(State())
     private let writer: SQLiteEngine.Writer
 
-    init(writer: SQLiteEngine.Writer) {
+    private let memos: BoardMemos
+
+    init(writer: SQLiteEngine.Writer, memos: BoardMemos) {
         self.writer = writer
+        self.memos = memos
     }
 
     /// How many operations the largest batch so far held (for tests and diagnostics).
@@ -68,8 +71,8 @@ final class GroupCommit: Sendable {
     private func commit(_ batch: [StoreOperation]) {
         largestBatch.max(batch.count)
         do {
-            try writer.writeWithoutTransaction { db in
-                let connection = SQLiteConnection(db)
+            let committed = try writer.writeWithoutTransaction { db in
+                let connection = SQLiteConnection(db, memos: memos)
                 try db.inTransaction(.immediate) {
                     for operation in batch {
                         do {
@@ -82,7 +85,9 @@ final class GroupCommit: Sendable {
                     }
                     return .commit
                 }
+                return (memo: connection.memo, stamp: connection.totalChangesCount)
             }
+            committed.memo.publish(at: committed.stamp)
         } catch {
             for operation in batch { operation.fail(error) }
         }

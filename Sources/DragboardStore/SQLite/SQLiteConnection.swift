@@ -4,10 +4,11 @@ import GRDB
 /// connection and reused (the hot queries of drags and drops run thousands of times).
 final class SQLiteConnection: SQLConnection {
     let db: Database
-    let memo = ReadMemo()
+    let memo: ReadMemo
 
-    init(_ db: Database) {
+    init(_ db: Database, memos: BoardMemos? = nil) {
         self.db = db
+        self.memo = ReadMemo(shared: memos)
     }
 
     func execute(sql: String, arguments: SQLArguments) throws {
@@ -32,6 +33,11 @@ final class SQLiteConnection: SQLConnection {
 
     /// A write transaction on SQLite excludes every other writer already.
     func lock(board: String) {}
+
+    /// SQLite keeps no writer per row; one process owns the file, and what a transaction leaves is
+    /// shared once it commits.
+    var boardWriterColumn: String { "''" }
+    var writer: String? { "" }
 
     /// One process owns a SQLite file: its own viewers hear of every change directly.
     func announce(board: String, version: Int) {}

@@ -174,6 +174,11 @@ extension SQLiteEngine {
                 ALTER TABLE board ADD COLUMN labels TEXT NOT NULL DEFAULT '[]';
                 """)
         }
+        migrator.registerMigration("v10-board-incarnation") { db in
+            // A board made again under a deleted board's id starts its versions again: its incarnation
+            // (new at each insert) tells the two apart, for what transactions remember (`BoardMemos`).
+            try db.execute(sql: "ALTER TABLE board ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

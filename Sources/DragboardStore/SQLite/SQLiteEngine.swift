@@ -14,6 +14,7 @@ final class SQLiteEngine: StoreEngine {
 
     let dbPool: DatabasePool
     let groupCommit: GroupCommit
+    let memos = BoardMemos()
     let description: String
     /// One process owns the file.
     var isShared: Bool { false }
@@ -32,7 +33,7 @@ final class SQLiteEngine: StoreEngine {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         dbPool = try DatabasePool(path: path, configuration: config)
-        groupCommit = GroupCommit(writer: dbPool)
+        groupCommit = GroupCommit(writer: dbPool, memos: memos)
         description = "SQLite file \(path)"
         // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
         // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
@@ -52,11 +53,24 @@ final class SQLiteEngine: StoreEngine {
     }
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try dbPool.read { db in try body(SQLiteConnection(db)) }
+        try dbPool.read { db in
+            let connection = SQLiteConnection(db, memos: memos)
+            let value = try body(connection)
+            connection.memo.publish(at: connection.totalChangesCount)
+            return value
+        }
     }
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try dbPool.write { db in try body(SQLiteConnection(db)) }
+        var written: (memo: ReadMemo, stamp: Int)?
+        let value = try dbPool.write { db in
+            let connection = SQLiteConnection(db, memos: memos)
+            let value = try body(connection)
+            written = (connection.memo, connection.totalChangesCount)
+            return value
+        }
+        if let written { written.memo.publish(at: written.stamp) }  // committed
+        return value
     }
 
     /// One process owns the file: nobody else commits.

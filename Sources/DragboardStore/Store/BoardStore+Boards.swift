@@ -26,8 +26,8 @@ extension BoardStore {
             guard try db.fetchOne(Int.self, sql: "SELECT 1 FROM board WHERE id = ?", arguments: [id]) == nil else {
                 throw StoreError.invalid("board \(id) already exists")
             }
-            try db.execute(sql: "INSERT INTO board (id, title, version, activity, color) VALUES (?, ?, 0, ?, ?)",
-                           arguments: [id, title, Date().timeIntervalSince1970, color.rawValue])
+            try db.execute(sql: "INSERT INTO board (id, title, version, activity, color, incarnation) VALUES (?, ?, 0, ?, ?, ?)",
+                           arguments: [id, title, Date().timeIntervalSince1970, color.rawValue, BoardMemos.newIncarnation()])
         }, { tx in
             // Creating the board is this operation's change, even when `body` adds nothing.
             try tx.db.execute(sql: "UPDATE board SET version = version WHERE id = ?", arguments: [id])

@@ -68,6 +68,8 @@ extension BoardStore {
                     return try render(BoardTransaction(db: db, boardID: board, baseVersion: version), result.response)
                 }
             }
+            // What it knows of the board now is the next transactions' to start from, once this one commits.
+            if changed { db.memo.leave(board: board, version: result.version, writer: db.writer, at: db.totalChangesCount) }
             output = result
         }
         try withoutActuallyEscaping(run) { run in
@@ -111,7 +113,7 @@ extension BoardStore {
             // The bookkeeping of the change, written together (one round trip on PostgreSQL): none of
             // these statements reads a row another of them writes.
             try db.announce(board: board, version: tx.newVersion)
-            var bookkeeping = [SQLWrite(Self.setVersionSQL, [tx.newVersion, now.timeIntervalSince1970, board])]
+            var bookkeeping = [SQLWrite(Self.setVersionSQL, [tx.newVersion, now.timeIntervalSince1970, board], setsBoardVersion: true)]
             if tx.journal.isRecording { bookkeeping += try Self.undoWrites(tx.journal, board: board, at: now) }
             if let note = tx.activityNote.entry {
                 // A change that deleted its board (a deletion, an undone creation) leaves no activity: it went with the board.
@@ -126,9 +128,6 @@ extension BoardStore {
                 """, [operationID, fingerprint(), stored(response), tx.newVersion, now]))
             let stamp = db.totalChangesCount
             try db.executeTogether(bookkeeping)
-            // The bookkeeping writes only the board's version, the undo history, the activity and the
-            // operation record: what the transaction read of the board's rows holds (the answer reads them).
-            db.memo.carry(from: stamp, to: db.totalChangesCount, except: ReadMemo.versionKey(board))
             var departures: [OperationResult.Departure] = []
             for (other, items) in tx.departures.itemsByBoard.sorted(by: { $0.key < $1.key }) {
                 // Read and raised in one statement: another instance may be changing that board
@@ -141,6 +140,10 @@ extension BoardStore {
                 try db.execute(sql: "DELETE FROM operation WHERE createdAt < ?", arguments: [now - operationRetention])
                 try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
             }
+            // The bookkeeping writes only boards' versions, the undo history, the activity and operation
+            // records: what the transaction read of the rows holds (the answer reads them).
+            db.memo.carry(from: stamp, to: db.totalChangesCount,
+                          except: Set(([board] + departures.map(\.board)).map(ReadMemo.versionKey)))
             result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
             changed = true
             return

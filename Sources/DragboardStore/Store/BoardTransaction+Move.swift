@@ -40,6 +40,7 @@ extension BoardTransaction {
             let lists = db.remembered(StoreQueries.listsKey(boardID), as: [ListRecord].self)
             let counts = db.remembered(StoreQueries.listCountsKey(boardID), as: [StoreQueries.ListCount].self)
             let rebalanced = rebalancedRows.total
+            let unwritten = db.totalChangesCount
             let keys = try orderKeys(for: gap, count: items.count, moving: moving)
             let update = db.cachedStatement(sql: """
                 UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
@@ -67,6 +68,10 @@ extension BoardTransaction {
                     try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
                 }
             }
+            // The rows written (a rebalance's too) are those of the lists left and entered: what this
+            // transaction knows of other lists holds.
+            db.memo.carry(from: unwritten, to: db.totalChangesCount,
+                          sparing: RowWrite(lists: Set(items.map(\.listID)).union([gap.listID]), kinds: Set(items.map(\.kind))))
             // A rebalance re-keyed the rows around the gap: then their keys are not the gap's.
             if rebalancedRows.total == rebalanced { rememberNeighbours(of: zip(items, keys).map { OrderBound(pos: $1, id: $0.id) }, in: gap) }
             // Top-level rows moved between top levels: each list's count moved with them (the answer shows the counts).
@@ -75,7 +80,7 @@ extension BoardTransaction {
                     if let from = counts.firstIndex(where: { $0.list == item.listID }) { counts[from].count -= 1 }
                     if let to = counts.firstIndex(where: { $0.list == gap.listID }) { counts[to].count += 1 }
                 }
-                db.remember(lists, for: StoreQueries.listsKey(boardID))
+                db.remember(lists, for: StoreQueries.listsKey(boardID), .board(boardID))
                 StoreQueries.remember(counts, of: boardID, db)
             }
             // What the rows hold now is what was just written (a container's relisting leaves its own row

@@ -24,6 +24,14 @@ extension BoardTransaction {
     /// Steps compare `pos` alone (keys are unique in a scope: half the cost of `(pos, id)`); rows
     /// sharing its key, which files written before keys were kept unique may hold, count by id.
     private func displayIndex(of item: ItemRecord) throws -> Int {
+        let key = "index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)"
+        let index = try db.memoized(key, .list(item.listID)) { try countIndex(of: item) }
+        remember(index, item)
+        return index
+    }
+
+    /// ``displayIndex(of:)``'s count.
+    private func countIndex(of item: ItemRecord) throws -> Int {
         let scope = Self.scope
         let arguments: SQLArguments = [item.listID, item.containerID, item.pos, item.listID, item.containerID, item.pos, item.id]
         let count = try rowCount(item.listID, item.containerID)
@@ -40,7 +48,6 @@ extension BoardTransaction {
                      + (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = ? AND id < ?)
                 """).fetchOne(Int.self, arguments: arguments) ?? 0
         }
-        remember(index, item)
         return index
     }
 

@@ -1,7 +1,7 @@
 import Dragboard
 
 /// A row's position in the total order `(pos, id)`.
-package struct OrderBound: Equatable {
+package struct OrderBound: Equatable, Sendable {
     package var pos: String
     package var id: String
 
@@ -75,7 +75,7 @@ extension BoardTransaction {
         if containerID == nil, db.remembered(StoreQueries.listsKey(boardID), as: [ListRecord].self) == nil {
             _ = try lists()
         }
-        return try db.memoized(StoreQueries.rowCountKey(listID, containerID)) {
+        return try db.memoized(StoreQueries.rowCountKey(listID, containerID), .list(listID)) {
             let statement = db.cachedStatement(
                 sql: "SELECT count FROM rowCount WHERE listID = ? AND containerID = ?")
             return try statement.fetchOne(Int.self, arguments: [listID, containerID ?? ""]) ?? 0
@@ -134,7 +134,7 @@ extension BoardTransaction {
         var cursor = cursor
         while true {
             // Each step is remembered: a drop asks for the same neighbours while it decides, moves and answers.
-            let found: OrderBound? = try db.memoized(Self.stepKey(direction, from: cursor, in: gap)) {
+            let found: OrderBound? = try db.memoized(Self.stepKey(direction, from: cursor, in: gap), .list(gap.listID)) {
                 try (cursor.map { try neighbour.row(arguments: [gap.listID, gap.containerID, $0.pos, $0.id]) }
                     ?? edge.row(arguments: [gap.listID, gap.containerID]))
                     .map { OrderBound(pos: $0[0], id: $0[1]) }
@@ -157,10 +157,10 @@ extension BoardTransaction {
         guard !landed.isEmpty else { return }
         let chain: [OrderBound?] = [gap.prev] + landed.map(Optional.some) + [gap.next]
         for index in chain.indices.dropFirst().dropLast() {
-            db.remember(chain[index - 1], for: Self.stepKey(.descending, from: chain[index], in: gap))
-            db.remember(chain[index + 1], for: Self.stepKey(.ascending, from: chain[index], in: gap))
+            db.remember(chain[index - 1], for: Self.stepKey(.descending, from: chain[index], in: gap), .list(gap.listID))
+            db.remember(chain[index + 1], for: Self.stepKey(.ascending, from: chain[index], in: gap), .list(gap.listID))
         }
-        db.remember(chain[1], for: Self.stepKey(.ascending, from: gap.prev, in: gap))
-        db.remember(chain[chain.count - 2], for: Self.stepKey(.descending, from: gap.next, in: gap))
+        db.remember(chain[1], for: Self.stepKey(.ascending, from: gap.prev, in: gap), .list(gap.listID))
+        db.remember(chain[chain.count - 2], for: Self.stepKey(.descending, from: gap.next, in: gap), .list(gap.listID))
     }
 }

@@ -17,22 +17,41 @@ extension BoardTransaction {
     /// 10,000-row lists), where `item_kind` finds the few containers at once.
     package func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
         guard !kinds.isEmpty, !lists.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
-        let statement = db.cachedStatement(sql: """
-            SELECT item.id, item.listID, item.containerID, item.pos, item.kind, item.title, item.payload, item.changedVersion,
-                   COALESCE(rowCount.count, 0)
-            FROM item INDEXED BY item_kind LEFT JOIN rowCount ON rowCount.listID = item.listID AND rowCount.containerID = item.id
-            WHERE item.listID IN (SELECT id FROM list WHERE boardID = ?) AND item.containerID IS NULL AND item.kind IN (\(marks))
-            ORDER BY item.listID, item.pos, item.id
-            """)
+        let key = Self.containersKey(kinds, boardID)
+        let all: [ContainerRow]
+        if let known = db.remembered(key, as: [ContainerRow].self) {
+            all = known
+        } else {
+            let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
+            let statement = db.cachedStatement(sql: """
+                SELECT item.id, item.listID, item.containerID, item.pos, item.kind, item.title, item.payload, item.changedVersion,
+                       COALESCE(rowCount.count, 0)
+                FROM item INDEXED BY item_kind LEFT JOIN rowCount ON rowCount.listID = item.listID AND rowCount.containerID = item.id
+                WHERE item.listID IN (SELECT id FROM list WHERE boardID = ?) AND item.containerID IS NULL AND item.kind IN (\(marks))
+                ORDER BY item.listID, item.pos, item.id
+                """)
+            all = try statement.rows(arguments: SQLArguments([boardID] + kinds)).map { ContainerRow(row: StoreQueries.item(from: $0), rowCount: $0[8]) }
+            // Changed only by a write to a list that holds one of them, or by a move of a row of those kinds.
+            db.remember(all, for: key, .containers(board: boardID, lists: Set(all.map(\.row.listID)), kinds: Set(kinds)))
+        }
         let wanted = Set(lists.map(\.id))
         var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]
-        for row in try statement.rows(arguments: SQLArguments([boardID] + kinds)) {
-            let item = StoreQueries.item(from: row)
-            StoreQueries.remember(item, db)  // the delegates of a drag ask for each container by its id
-            guard wanted.contains(item.listID) else { continue }
-            containers[item.listID, default: []].append((item, row[8]))
+        for container in all {
+            StoreQueries.remember(container.row, db)  // the delegates of a drag ask for each container by its id
+            guard wanted.contains(container.row.listID) else { continue }
+            containers[container.row.listID, default: []].append((container.row, container.rowCount))
         }
         return containers
     }
+
+    /// Where ``containers(of:kinds:)`` keeps the board's container rows (a `[ContainerRow]`).
+    static func containersKey(_ kinds: [String], _ board: String) -> String {
+        "containers \(board)\u{1F}\(kinds.joined(separator: "\u{1F}"))"
+    }
+}
+
+/// A container row and how many rows it holds.
+struct ContainerRow: Sendable {
+    var row: ItemRecord
+    var rowCount: Int
 }

@@ -23,9 +23,15 @@ enum StoreQueries {
     }
 
     /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
+    ///
+    /// Read with the rest of the board's mark: the transaction then starts from what an earlier one left
+    /// of the board in this state (``ReadMemo/found(board:at:stamp:)``).
     static func version(_ db: any SQLConnection, board: String) throws -> Int {
-        let known = try db.memoized(ReadMemo.versionKey(board)) {
-            try db.cachedStatement(sql: "SELECT version FROM board WHERE id = ?").fetchOne(Int.self, arguments: [board])
+        let known = try db.memoized(ReadMemo.versionKey(board), .board(board)) {
+            let row = try db.cachedStatement(sql: "SELECT version, incarnation, \(db.boardWriterColumn) FROM board WHERE id = ?").row(arguments: [board])
+            guard let row else { return Int?.none }
+            db.memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: db.totalChangesCount)
+            return Int?.some(row[0])
         }
         guard let known else { throw StoreError.unknownBoard(board) }
         return known
@@ -35,38 +41,43 @@ enum StoreQueries {
     /// (the trigger-kept `rowCount`), remembered for ``listCounts(_:board:)`` and for each list's
     /// `rowCount`: what needs a board's lists nearly always needs their counts too.
     static func lists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
-        try db.memoized(listsKey(board)) {
-            let statement = db.cachedStatement(sql: """
-                SELECT list.id, list.title, list.kind, list.position, COALESCE(rowCount.count, 0)
-                FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
-                WHERE list.boardID = ? ORDER BY list.position, list.id
-                """)
-            var lists: [ListRecord] = []
-            var counts: [ListCount] = []
-            for row in try statement.rows(arguments: [board]) {
-                lists.append(ListRecord(id: row[0], title: row[1], kind: row[2], position: row[3]))
-                counts.append(ListCount(list: row[0], count: row[4]))
-            }
-            remember(counts, of: board, db)
-            return lists
+        try db.memoized(listsKey(board), .board(board)) { try readLists(db, board: board) }
+    }
+
+    /// ``lists(_:board:)``'s query: the lists, their counts remembered.
+    private static func readLists(_ db: any SQLConnection, board: String) throws -> [ListRecord] {
+        let statement = db.cachedStatement(sql: """
+            SELECT list.id, list.title, list.kind, list.position, COALESCE(rowCount.count, 0)
+            FROM list LEFT JOIN rowCount ON rowCount.listID = list.id AND rowCount.containerID = ''
+            WHERE list.boardID = ? ORDER BY list.position, list.id
+            """)
+        var lists: [ListRecord] = []
+        var counts: [ListCount] = []
+        for row in try statement.rows(arguments: [board]) {
+            lists.append(ListRecord(id: row[0], title: row[1], kind: row[2], position: row[3]))
+            counts.append(ListCount(list: row[0], count: row[4]))
         }
+        remember(counts, of: board, db)
+        return lists
     }
 
     /// Keeps a board's list counts as if they had just been read (each list's `rowCount` too).
     static func remember(_ counts: [ListCount], of board: String, _ db: any SQLConnection) {
-        for list in counts { db.remember(list.count, for: rowCountKey(list.list, nil)) }
-        db.remember(counts, for: listCountsKey(board))
+        for list in counts { db.remember(list.count, for: rowCountKey(list.list, nil), .list(list.list)) }
+        db.remember(counts, for: listCountsKey(board), .allRows(board: board))
     }
 
     /// How many top-level rows each list of the board holds, in list order: read with the lists.
     static func listCounts(_ db: any SQLConnection, board: String) throws -> [ListCount] {
         if let known = db.remembered(listCountsKey(board), as: [ListCount].self) { return known }
-        _ = try lists(db, board: board)
+        // The lists may be known without their counts (a move kept the one and not the other).
+        let lists = try readLists(db, board: board)
+        db.remember(lists, for: listsKey(board), .board(board))
         return db.remembered(listCountsKey(board), as: [ListCount].self) ?? []
     }
 
     /// A list and how many top-level rows it holds.
-    struct ListCount {
+    struct ListCount: Sendable {
         var list: String
         var count: Int
     }
@@ -84,7 +95,7 @@ enum StoreQueries {
     /// from the board's lists where this transaction has just read them.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
         let exists = try db.remembered(listsKey(board), as: [ListRecord].self).map { $0.contains { $0.id == listID } }
-            ?? db.memoized("list \(listID) of \(board)") {
+            ?? db.memoized("list \(listID) of \(board)", .board(board)) {
                 try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
             }
         guard exists else { throw StoreError.unknownList(listID) }
@@ -100,7 +111,11 @@ enum StoreQueries {
     }
 
     static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
-        try db.memoized(itemKey(id)) { try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id]) }
+        let stamp = db.totalChangesCount
+        if let known = db.memo.answer(itemKey(id), at: stamp, as: ItemRecord?.self) { return known }
+        let item = try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id])
+        db.memo.remember(item, for: itemKey(id), at: stamp, scope: .row(item))
+        return item
     }
 
     /// Where ``item(_:_:)`` keeps a row it read (an `ItemRecord?`).
@@ -108,7 +123,7 @@ enum StoreQueries {
 
     /// Keeps a row another query read, so that reading it by its id costs nothing.
     static func remember(_ item: ItemRecord, _ db: any SQLConnection) {
-        db.remember(Optional(item), for: itemKey(item.id))
+        db.remember(Optional(item), for: itemKey(item.id), .row(item))
     }
 
     /// Reads the rows `ids` not yet known in one query and keeps each (a missing one as missing).
@@ -118,7 +133,10 @@ enum StoreQueries {
         guard wanted.count > 1 else { return }  // one row: its own read costs the same
         let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
         let found = try fetchItems(db, "SELECT \(itemColumns) FROM item WHERE id IN (\(marks))", SQLArguments(wanted))
-        for id in wanted { db.remember(found.first { $0.id == id }, for: itemKey(id)) }
+        for id in wanted {
+            let item = found.first { $0.id == id }
+            db.remember(item, for: itemKey(id), .row(item))
+        }
     }
 
     static func requireItem(_ db: any SQLConnection, _ id: String) throws -> ItemRecord {

@@ -108,8 +108,8 @@ extension BoardStore {
                 }
                 // A board that comes back must exist before the operation reads its version.
                 if let state = Self.restoredBoard(changes, redo: redo) {
-                    try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                                   arguments: [state.id, state.title, state.version, Date().timeIntervalSince1970])
+                    try db.execute(sql: "INSERT INTO board (id, title, version, activity, incarnation) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                                   arguments: [state.id, state.title, state.version, Date().timeIntervalSince1970, BoardMemos.newIncarnation()])
                 }
             }) { tx in
                 guard let taken else { throw StoreError.invalid("no undo entry") }

@@ -73,8 +73,8 @@ extension BoardTransaction {
         }
         // A board that comes back was inserted before this transaction read its version (see
         // `BoardStore.undo`); here it only gets its title.
-        try db.execute(sql: "INSERT INTO board (id, title, version, activity) VALUES (?, ?, ?, 0) ON CONFLICT (id) DO NOTHING",
-                       arguments: [id, target.title, target.version])
+        try db.execute(sql: "INSERT INTO board (id, title, version, activity, incarnation) VALUES (?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING",
+                       arguments: [id, target.title, target.version, BoardMemos.newIncarnation()])
         try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [target.title, id])
         if let color = target.color { try db.execute(sql: "UPDATE board SET color = ? WHERE id = ?", arguments: [color, id]) }
         if let labels = target.labels {

@@ -1,0 +1,50 @@
+import Dragboard
+
+/// What a remembered answer depends on: which writes make it old, and which board it describes
+/// (only answers wholly about one board outlive their transaction, see ``BoardMemos``).
+package enum MemoScope: Sendable, Equatable {
+    /// The board's own rows (its record, its lists' names and order): no move of rows changes them.
+    case board(String)
+    /// Rows of one list (their order, their counts, a row itself).
+    case list(String)
+    /// Rows anywhere on the board (each list's count).
+    case allRows(board: String)
+    /// The top-level rows of `kinds` on the board, with their content counts, found in `lists`: a
+    /// move changes them only if it touches one of those lists or moves a row of one of those kinds.
+    case containers(board: String, lists: Set<String>, kinds: Set<String>)
+    /// Depends on anything (a row that does not exist, say): any write makes it old.
+    case anything
+
+    /// The scope of an answer about one row (none: a missing row).
+    static func row(_ item: ItemRecord?) -> MemoScope {
+        item.map { .list($0.listID) } ?? .anything
+    }
+
+    /// Whether `write` may have changed what the answer says.
+    func isChanged(by write: RowWrite) -> Bool {
+        switch self {
+        case .board: false
+        case .list(let list): write.lists.contains(list)
+        case .allRows: true
+        case .containers(_, let lists, let kinds): !lists.isDisjoint(with: write.lists) || !kinds.isDisjoint(with: write.kinds)
+        case .anything: true
+        }
+    }
+
+    /// Whether the answer is about `board` alone, whose lists are `lists`.
+    func isWhollyAbout(_ board: String, lists boardLists: Set<String>) -> Bool {
+        switch self {
+        case .board(let other), .allRows(let other): other == board
+        case .list(let list): boardLists.contains(list)
+        case .containers(let other, let lists, _): other == board && lists.isSubset(of: boardLists)
+        case .anything: false
+        }
+    }
+}
+
+/// The rows a move wrote: those of `lists` (where rows left and landed, with everything nested in
+/// them, and any rows a rebalance re-keyed there), the moved rows being of `kinds`.
+package struct RowWrite: Sendable {
+    var lists: Set<String>
+    var kinds: Set<String>
+}
