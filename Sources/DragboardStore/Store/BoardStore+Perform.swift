@@ -76,7 +76,7 @@ extension BoardStore {
             let operation = StoreOperation(board: board, run: run)
             let submitted = ContinuousClock.now
             engine.commit(operation)
-            commitObserver.withLock { $0 }?(ContinuousClock.now - submitted)
+            commitObserver.withLock { $0 }?.observe(ContinuousClock.now - submitted)
             operation.finish()
             if let failure = operation.failure { throw failure }
         }

@@ -34,11 +34,18 @@ public final class BoardStore: Sendable {
     let accountsExist = Atomic<Bool>(false)
     /// Told how long each operation took from its submission to its commit (waiting for the
     /// database included), e.g. for metrics.
-    let commitObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
+    let commitObserver = Mutex<CommitObserver?>(nil)
+
+    /// A closure held in a struct: a bare closure in a `Mutex` is read through `inout` at the generic
+    /// abstraction, and each read wrapped it in two reabstraction thunks written back into the mutex
+    /// (a chain that grew with every commit).
+    struct CommitObserver: Sendable {
+        let observe: @Sendable (Duration) -> Void
+    }
 
     /// Calls `observer` with the time of every operation from submission to commit.
     public func observeCommits(_ observer: @escaping @Sendable (Duration) -> Void) {
-        commitObserver.withLock { $0 = observer }
+        commitObserver.withLock { $0 = CommitObserver(observe: observer) }
     }
 
     /// Opens (or creates) the SQLite store at `path` and migrates its schema. A PostgreSQL URL is
