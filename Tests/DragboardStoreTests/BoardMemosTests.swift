@@ -145,4 +145,21 @@ import Testing
         #expect(try t.ids("people") == ["c", "d", "e"])
         #expect(Set(try t.ids("links") + t.ids("empty")) == ["a", "b", "l1", "l2"])
     }
+
+    /// A board keeps its last few states, so a read that began before the latest change (its snapshot
+    /// one version behind) still finds its own; the oldest goes first, whatever order they came in.
+    @Test func aBoardKeepsItsLastFewStates() {
+        let memos = BoardMemos(stateLimit: 3)
+        func mark(_ version: Int) -> BoardMark { BoardMark(incarnation: "i", version: version, writer: "") }
+        func answers(_ value: Int) -> [String: BoardMemos.Entry] { ["v": .init(value: value, scope: .board("b"))] }
+        for version in [2, 1, 3] { memos.keep(answers(version), board: "b", at: mark(version)) }
+        #expect([1, 2, 3].map { memos.answers(board: "b", at: mark($0))?["v"]?.value as? Int } == [1, 2, 3])
+        memos.keep(answers(4), board: "b", at: mark(4))
+        #expect(memos.answers(board: "b", at: mark(1)) == nil)
+        #expect(memos.answers(board: "b", at: mark(4))?["v"]?.value as? Int == 4)
+        // The same state again: what it adds is added to what is kept.
+        memos.keep(["w": .init(value: 5, scope: .board("b"))], board: "b", at: mark(4))
+        #expect(Set(memos.answers(board: "b", at: mark(4))?.keys ?? [:].keys) == ["v", "w"])
+        #expect(memos.answers(board: "b", at: BoardMark(incarnation: "other", version: 4, writer: "")) == nil)
+    }
 }

@@ -22,53 +22,69 @@ package final class BoardMemos: Sendable {
     private struct Snapshot {
         var mark: BoardMark
         var answers: [String: Entry]
+    }
+
+    /// A board's last few states, newest version first: a read that began just before a change still
+    /// finds the state it reads.
+    private struct Board {
+        var states: [Snapshot]
         var lastUse: UInt64
     }
 
     private struct State {
-        var boards: [String: Snapshot] = [:]
+        var boards: [String: Board] = [:]
         var clock: UInt64 = 0
     }
 
     private let state = Mutex(State())
-    /// Boards kept at once (the least recently used goes first) and answers kept per board.
+    /// Boards kept at once (the least recently used goes first), states kept per board, and answers
+    /// kept per state.
     let boardLimit: Int
+    let stateLimit: Int
     let answerLimit: Int
 
-    package init(boardLimit: Int = 64, answerLimit: Int = 2_048) {
+    package init(boardLimit: Int = 64, stateLimit: Int = 4, answerLimit: Int = 2_048) {
         self.boardLimit = boardLimit
+        self.stateLimit = stateLimit
         self.answerLimit = answerLimit
     }
 
     /// What was kept of `board` at exactly this mark.
     func answers(board: String, at mark: BoardMark) -> [String: Entry]? {
         state.withLock { state in
-            guard state.boards[board]?.mark == mark else { return nil }
+            guard let index = state.boards[board]?.states.firstIndex(where: { $0.mark == mark }) else { return nil }
             state.clock += 1
             state.boards[board]?.lastUse = state.clock
-            return state.boards[board]?.answers
+            return state.boards[board]?.states[index].answers
         }
     }
 
     /// Keeps `answers` about `board` at `mark`: added to what is kept at that same mark (both
-    /// describe it), else instead of it (the newest state wins).
+    /// describe it), else as another of the board's states.
     func keep(_ answers: [String: Entry], board: String, at mark: BoardMark) {
         let answers = answers.count <= answerLimit ? answers : Dictionary(uniqueKeysWithValues: answers.prefix(answerLimit).map { ($0.key, $0.value) })
         state.withLock { state in
             state.clock += 1
-            // Mutated in place (no copy unless a transaction still holds the answers).
-            if state.boards[board]?.mark == mark, let count = state.boards[board]?.answers.count, count > answers.count {
-                for (key, entry) in answers where (state.boards[board]?.answers.count ?? 0) < answerLimit {
-                    state.boards[board]?.answers[key] = entry
+            guard state.boards[board] != nil else {
+                state.boards[board] = Board(states: [Snapshot(mark: mark, answers: answers)], lastUse: state.clock)
+                if state.boards.count > boardLimit, let oldest = state.boards.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                    state.boards[oldest] = nil
                 }
-                state.boards[board]?.lastUse = state.clock
                 return
             }
-            // A new state, or one that knows at least as much (it started from what was kept).
-            state.boards[board] = Snapshot(mark: mark, answers: answers, lastUse: state.clock)
-            if state.boards.count > boardLimit, let oldest = state.boards.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                state.boards[oldest] = nil
+            state.boards[board]?.lastUse = state.clock
+            if let index = state.boards[board]?.states.firstIndex(where: { $0.mark == mark }) {
+                // Mutated in place (no copy unless a transaction still holds the answers).
+                for (key, entry) in answers where (state.boards[board]?.states[index].answers.count ?? 0) < answerLimit
+                    || state.boards[board]?.states[index].answers[key] != nil {
+                    state.boards[board]?.states[index].answers[key] = entry
+                }
+                return
             }
+            // Newest version first; past the limit the oldest goes (a late read's own, maybe).
+            let position = state.boards[board]?.states.firstIndex { $0.mark.version < mark.version } ?? state.boards[board]?.states.count ?? 0
+            state.boards[board]?.states.insert(Snapshot(mark: mark, answers: answers), at: position)
+            if let count = state.boards[board]?.states.count, count > stateLimit { state.boards[board]?.states.removeLast() }
         }
     }
 
