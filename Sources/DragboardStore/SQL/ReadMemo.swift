@@ -99,10 +99,15 @@ extension ReadMemo {
 extension SQLConnection {
     /// `read()`, or its answer from earlier in this transaction if no row was written since.
     func memoized<Value: Sendable>(_ key: String, _ scope: MemoScope, _ read: () throws -> Value) throws -> Value {
+        try memoized(key, scope: { _ in scope }, read)
+    }
+
+    /// ``memoized(_:_:_:)`` for an answer whose scope depends on what it says (a row's list, say).
+    func memoized<Value: Sendable>(_ key: String, scope: (Value) -> MemoScope, _ read: () throws -> Value) throws -> Value {
         let stamp = totalChangesCount
         if let known = memo.answer(key, at: stamp, as: Value.self) { return known }
         let value = try read()
-        memo.remember(value, for: key, at: stamp, scope: scope)
+        memo.remember(value, for: key, at: stamp, scope: scope(value))
         return value
     }
 

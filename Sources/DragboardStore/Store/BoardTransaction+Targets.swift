@@ -17,11 +17,9 @@ extension BoardTransaction {
     /// 10,000-row lists), where `item_kind` finds the few containers at once.
     package func containers(of lists: [ListRecord], kinds: [String]) throws -> [String: [(row: ItemRecord, rowCount: Int)]] {
         guard !kinds.isEmpty, !lists.isEmpty else { return [:] }
-        let key = Self.containersKey(kinds, boardID)
-        let all: [ContainerRow]
-        if let known = db.remembered(key, as: [ContainerRow].self) {
-            all = known
-        } else {
+        // Changed only by a write to a list that holds one of them, or by a move of a row of those kinds.
+        let all = try db.memoized(Self.containersKey(kinds, boardID),
+                                  scope: { .containers(board: boardID, lists: Set($0.map(\.row.listID)), kinds: Set(kinds)) }) {
             let marks = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
             let statement = db.cachedStatement(sql: """
                 SELECT item.id, item.listID, item.containerID, item.pos, item.kind, item.title, item.payload, item.changedVersion,
@@ -30,9 +28,7 @@ extension BoardTransaction {
                 WHERE item.listID IN (SELECT id FROM list WHERE boardID = ?) AND item.containerID IS NULL AND item.kind IN (\(marks))
                 ORDER BY item.listID, item.pos, item.id
                 """)
-            all = try statement.rows(arguments: SQLArguments([boardID] + kinds)).map { ContainerRow(row: StoreQueries.item(from: $0), rowCount: $0[8]) }
-            // Changed only by a write to a list that holds one of them, or by a move of a row of those kinds.
-            db.remember(all, for: key, .containers(board: boardID, lists: Set(all.map(\.row.listID)), kinds: Set(kinds)))
+            return try statement.rows(arguments: SQLArguments([boardID] + kinds)).map { ContainerRow(row: StoreQueries.item(from: $0), rowCount: $0[8]) }
         }
         let wanted = Set(lists.map(\.id))
         var containers: [String: [(row: ItemRecord, rowCount: Int)]] = [:]

@@ -60,12 +60,10 @@ public struct BoardTransaction {
     public func rows(in listID: String, container: String? = nil) throws -> [ItemRecord] {
         try StoreQueries.requireList(db, listID, board: boardID)
         if let container { _ = try StoreQueries.requireContainer(db, container, in: listID) }
-        let key = "rows \(listID)\u{1F}\(container ?? "")"
-        if let known = db.remembered(key, as: [ItemRecord].self) { return known }
-        let rows = try StoreQueries.rows(db, listID: listID, containerID: container)
         // A long list is not kept past this transaction (memory): any write makes it old.
-        db.remember(rows, for: key, rows.count > ReadMemo.largestKeptRows ? .anything : .list(listID))
-        return rows
+        return try db.memoized("rows \(listID)\u{1F}\(container ?? "")", scope: { $0.count > ReadMemo.largestKeptRows ? .anything : .list(listID) }) {
+            try StoreQueries.rows(db, listID: listID, containerID: container)
+        }
     }
 
     /// The item with this id. - Throws: ``StoreError/unknownItem(_:)``.

@@ -111,11 +111,7 @@ enum StoreQueries {
     }
 
     static func item(_ db: any SQLConnection, _ id: String) throws -> ItemRecord? {
-        let stamp = db.totalChangesCount
-        if let known = db.memo.answer(itemKey(id), at: stamp, as: ItemRecord?.self) { return known }
-        let item = try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id])
-        db.memo.remember(item, for: itemKey(id), at: stamp, scope: .row(item))
-        return item
+        try db.memoized(itemKey(id), scope: MemoScope.row) { try fetchItem(db, "SELECT \(itemColumns) FROM item WHERE id = ?", [id]) }
     }
 
     /// Where ``item(_:_:)`` keeps a row it read (an `ItemRecord?`).
