@@ -32,7 +32,7 @@ import Testing
             } == 0)
             // The lists the move wrote are read again.
             #expect(try statements.during { _ = try tx.rows(in: "people") } == 1)
-            #expect(try statements.during { _ = try tx.index(of: "b", in: "people") } == 2)  // the row, then its index
+            #expect(try statements.during { _ = try tx.index(of: "b", in: "people") } == 1)  // the row with its index
         }
         t.store.engine.memos.removeAll()
         let read = try t.store.read { tx in try describe(tx, kinds: kinds, unchanged: true) }

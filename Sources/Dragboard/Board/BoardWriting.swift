@@ -30,10 +30,20 @@ package protocol BoardWriting: BoardReading {
 
 extension BoardWriting {
     /// The container row named `id`, when its contents are a list of their own on this board.
+    /// An id that names one of the board's lists names that list (as a drop's target does), and no
+    /// row is read for it: the lists are known, a missing row never is past the next change.
     package func contentsListContainer(_ id: String, kit: BoardKit) throws -> ItemRecord? {
-        guard let item = try? item(id), item.containerID == nil, kit.hasContentsList(item.kind),
-              try lists().contains(where: { $0.id == item.listID }) else { return nil }
+        let lists = try lists()
+        guard !lists.contains(where: { $0.id == id }), let item = try? item(id), item.containerID == nil,
+              kit.hasContentsList(item.kind), lists.contains(where: { $0.id == item.listID }) else { return nil }
         return item
+    }
+
+    /// ``prefetchItems(_:)`` of the rows among `ids`: a list's id names no row to read
+    /// (``contentsListContainer(_:kit:)``).
+    package func prefetchRows(_ ids: [String]) throws {
+        let lists = Set(try lists().map(\.id))
+        try prefetchItems(ids.filter { !lists.contains($0) })
     }
 
     /// The title and row count of a target list: a list of the board, or a container's contents.

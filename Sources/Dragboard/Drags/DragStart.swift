@@ -28,7 +28,7 @@ package enum DragStart {
     ///   ``DragboardError/unprocessable(_:)`` for a row named twice.
     package static func find(_ items: [String], in listID: String, kit: BoardKit, on board: some BoardWriting, version: Int) throws -> DragStart {
         // The source (a list, or a container whose contents are a list) and the dragged rows, read at once.
-        try board.prefetchItems([listID] + items)
+        try board.prefetchRows([listID] + items)
         if let container = try board.contentsListContainer(listID, kit: kit) { return .container(container) }
         let lists = try board.lists()
         guard let list = lists.first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID)") }

@@ -54,7 +54,7 @@ package struct DropDecision {
         if let source = working.dropSession.dragSource, source.listID != BoardKit.listsTargetID {
             // What is read next, in one query: the dragged rows, the hovered one a stale page's location is
             // rebased on, and the source, which may be a container whose contents are a list.
-            try board.prefetchItems(working.dropSession.items.compactMap { $0.localObject as? String }
+            try board.prefetchRows(working.dropSession.items.compactMap { $0.localObject as? String }
                                     + [stale ? release.hoveredItem : nil, source.listID].compactMap { $0 })
         }
         // Always, whatever version the client says it saw: a client is not trusted to know what someone else did since.

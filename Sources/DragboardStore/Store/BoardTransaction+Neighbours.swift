@@ -8,8 +8,33 @@ extension BoardTransaction {
 
     /// The display index of a top-level row of `listID`, or nil if it is not one (any more).
     public func index(of id: String, in listID: String) throws -> Int? {
+        if db.remembered(StoreQueries.itemKey(id), as: ItemRecord?.self) == nil,
+           case let (item?, ahead?) = try readRow(id, countingAheadIn: listID), item.listID == listID, item.containerID == nil {
+            return keep(ahead, asIndexOf: item)
+        }
         guard let item = try StoreQueries.item(db, id), item.listID == listID, item.containerID == nil else { return nil }
         return try displayIndex(of: item)
+    }
+
+    /// The rows ahead of a row that ``readRow(_:countingAheadIn:)`` counts at most: beyond them,
+    /// ``displayIndex(of:)`` counts from the nearer end.
+    private static let aheadLimit = 64
+
+    /// Reads row `id` (kept, as ``StoreQueries/item(_:_:)`` keeps it) and, in the same query, how
+    /// many top-level rows of `listID` precede it where they are few (nil beyond ``aheadLimit``, or
+    /// when the row is not one of them): a drag start's row and its index in one round trip.
+    private func readRow(_ id: String, countingAheadIn listID: String) throws -> (ItemRecord?, Int?) {
+        let scope = Self.scope
+        let row = try db.cachedStatement(sql: """
+            SELECT \(StoreQueries.itemColumns),
+                   (SELECT COUNT(*) FROM (SELECT 1 FROM item WHERE \(scope) AND pos < i.pos LIMIT \(Self.aheadLimit + 1)) AS ahead),
+                   (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id)
+            FROM item AS i WHERE i.id = ?
+            """).row(arguments: [listID, nil, listID, nil, id])
+        let item = row.map(StoreQueries.item(from:))
+        db.remember(item, for: StoreQueries.itemKey(id), .row(item))
+        guard let row, (row[8] as Int) <= Self.aheadLimit else { return (item, nil) }
+        return (item, (row[8] as Int) + (row[9] as Int))
     }
 
     /// The display index of a row inside the container `containerID`, or nil if it is not in it (any more).
@@ -24,10 +49,21 @@ extension BoardTransaction {
     /// Steps compare `pos` alone (keys are unique in a scope: half the cost of `(pos, id)`); rows
     /// sharing its key, which files written before keys were kept unique may hold, count by id.
     private func displayIndex(of item: ItemRecord) throws -> Int {
-        let key = "index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)"
-        let index = try db.memoized(key, .list(item.listID)) { try countIndex(of: item) }
+        let index = try db.memoized(Self.indexKey(item), .list(item.listID)) { try countIndex(of: item) }
         remember(index, item)
         return index
+    }
+
+    /// Keeps `index`, just counted, as `item`'s display index.
+    private func keep(_ index: Int, asIndexOf item: ItemRecord) -> Int {
+        db.remember(index, for: Self.indexKey(item), .list(item.listID))
+        remember(index, item)
+        return index
+    }
+
+    /// Where ``displayIndex(of:)`` keeps a row's index (an `Int`).
+    private static func indexKey(_ item: ItemRecord) -> String {
+        "index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)"
     }
 
     /// ``displayIndex(of:)``'s count.

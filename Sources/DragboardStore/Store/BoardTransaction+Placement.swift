@@ -113,6 +113,28 @@ extension BoardTransaction {
         try walk(from: end, in: gap, skipping: moving, direction: .descending)
     }
 
+    /// The rows just before and just after `bound` in its scope (the undo journal's "where it was"):
+    /// read in one query where neither step is known yet, then each remembered as ``walk(from:in:skipping:direction:)`` does.
+    func bounds(around bound: OrderBound, in gap: Gap) throws -> (before: OrderBound?, after: OrderBound?) {
+        let keys = (before: Self.stepKey(.descending, from: bound, in: gap), after: Self.stepKey(.ascending, from: bound, in: gap))
+        guard db.remembered(keys.before, as: OrderBound?.self) == nil, db.remembered(keys.after, as: OrderBound?.self) == nil else {
+            return (try self.bound(before: bound, in: gap, skipping: []), try self.bound(after: bound, in: gap, skipping: []))
+        }
+        let step = "SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id)"
+        let rows = try db.cachedStatement(sql: """
+            SELECT 0, pos, id FROM (\(step) < (?, ?) ORDER BY pos DESC, id DESC LIMIT 1) AS earlier
+            UNION ALL SELECT 1, pos, id FROM (\(step) > (?, ?) ORDER BY pos, id LIMIT 1) AS later
+            """).rows(arguments: [gap.listID, gap.containerID, bound.pos, bound.id, gap.listID, gap.containerID, bound.pos, bound.id])
+        var found: (before: OrderBound?, after: OrderBound?) = (nil, nil)
+        for row in rows {
+            let neighbour = OrderBound(pos: row[1], id: row[2])
+            if (row[0] as Int) == 0 { found.before = neighbour } else { found.after = neighbour }
+        }
+        db.remember(found.before, for: keys.before, .list(gap.listID))
+        db.remember(found.after, for: keys.after, .list(gap.listID))
+        return found
+    }
+
     private enum Direction {
         case ascending, descending
 

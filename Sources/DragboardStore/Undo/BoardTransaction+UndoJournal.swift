@@ -14,10 +14,8 @@ extension BoardTransaction {
     func itemState(_ id: String) throws -> UndoItemState? {
         guard let item = try StoreQueries.item(db, id) else { return nil }
         let gap = Gap(listID: item.listID, containerID: item.containerID)
-        let bound = OrderBound(pos: item.pos, id: item.id)
-        return UndoItemState(record: item,
-                             previous: try self.bound(before: bound, in: gap, skipping: []).map(\.id),
-                             next: try self.bound(after: bound, in: gap, skipping: []).map(\.id))
+        let around = try bounds(around: OrderBound(pos: item.pos, id: item.id), in: gap)
+        return UndoItemState(record: item, previous: around.before?.id, next: around.after?.id)
     }
 
     /// A list with its board and the lists beside it, as it is now.

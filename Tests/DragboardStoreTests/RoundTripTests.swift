@@ -1,0 +1,89 @@
+@testable import DragboardStore
+import Dragboard
+import Testing
+
+/// Reads a drop cycle asks together, in one statement each (a round trip each on PostgreSQL), and
+/// answer as the separate reads did.
+@Suite struct RoundTripTests {
+    typealias Statements = ReadMemoTests.Statements
+
+    /// A drag start's row and its index come in one query; a row that is not a top-level row of the
+    /// list has none.
+    @Test func aRowAndItsIndexComeInOneQuery() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        let statements = Statements()
+        try t.store.read { tx in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            var indexes: [Int?] = []
+            #expect(try statements.during { indexes.append(try tx.index(of: "c", in: "people")) } == 1)
+            #expect(try statements.during {
+                indexes.append(try tx.index(of: "c", in: "people"))
+                _ = try tx.item("c")
+            } == 0)
+            #expect(try statements.during { indexes.append(try tx.index(of: "t1", in: "boxes")) } == 1)  // in a box
+            #expect(try statements.during { indexes.append(try tx.index(of: "l1", in: "people")) } == 1)  // another list
+            #expect(try statements.during { indexes.append(try tx.index(of: "nobody", in: "people")) } == 1)
+            #expect(indexes == [2, 2, nil, nil, nil])
+        }
+    }
+
+    /// Past the rows the query counts ahead of a row (64), the index is counted from the nearer end:
+    /// every row of a long list, each in a transaction of its own, on either engine.
+    @Test func everyRowOfALongListHasItsIndex() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        try t.op { tx in _ = try tx.insert((0..<150).map { NewItem(id: "r\($0)", kind: "person", title: "R") }, at: Placement(listID: "empty")) }
+        try t.op { tx in try tx.move(["r3", "r120"], to: Placement(listID: "empty", index: 70)) }
+        let ids = try t.ids("empty")
+        for (index, id) in ids.enumerated() {
+            try t.store.read { (tx: BoardTransaction) throws -> Void in #expect(try tx.index(of: id, in: "empty") == index, "\(id)") }
+        }
+        try t.store.read { (tx: BoardTransaction) throws -> Void in #expect(try tx.index(of: "r3", in: "people") == nil) }
+    }
+
+    /// The undo journal's "where it was" of a moved row: both neighbours in one query, the same as
+    /// stepping to each.
+    @Test func bothNeighboursOfARowComeInOneQuery() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        let statements = Statements()
+        let people = Gap(listID: "people", containerID: nil)
+        try t.store.read { tx in
+            let rows = try tx.rows(in: "people").map { OrderBound(pos: $0.pos, id: $0.id) }
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            for (index, row) in rows.enumerated() {
+                var around: (before: OrderBound?, after: OrderBound?) = (nil, nil)
+                #expect(try statements.during { around = try tx.bounds(around: row, in: people) } == 1)
+                #expect(around.before == (index > 0 ? rows[index - 1] : nil) && around.after == (index + 1 < rows.count ? rows[index + 1] : nil))
+                var stepped: (before: OrderBound?, after: OrderBound?) = (nil, nil)
+                #expect(try statements.during {
+                    stepped = (try tx.bound(before: row, in: people, skipping: []), try tx.bound(after: row, in: people, skipping: []))
+                } == 0)
+                #expect(stepped.before == around.before && stepped.after == around.after)
+            }
+        }
+    }
+
+    /// A drop's source named by a list's id is that list: no row is looked up under it.
+    @Test func aListIdIsReadAsNoRow() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        let statements = Statements()
+        let kit = BoardKit(lists: [])
+        try t.store.read { tx in
+            _ = try tx.lists()
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            var container: ItemRecord?
+            #expect(try statements.during {
+                container = try tx.contentsListContainer("people", kit: kit)
+                try tx.prefetchRows(["people", "a"])
+                _ = try tx.item("a")
+            } == 1)  // the row a alone
+            #expect(container == nil)
+        }
+    }
+}
