@@ -8,6 +8,9 @@ import Foundation
 /// only when its relative path is exactly a listed key, so no path is ever joined or opened from request input:
 /// `..`, encoded dots or slashes, backslashes, NUL bytes and absolute paths all answer 404.
 ///
+/// Text files kept in memory are also compressed once, by the system's `gzip` (``Gzip``), and sent compressed
+/// to requests whose `Accept-Encoding` accepts gzip, with an ETag of their own and `Vary: Accept-Encoding`.
+///
 /// ```swift
 /// router.mount(try StaticFiles(directory: "Public"), at: "/static")
 /// ```
@@ -22,6 +25,11 @@ public struct StaticFiles: Sendable {
         let contentType: String
         /// Listed under ``StaticFiles/version``: what is there never changes.
         var isVersioned = false
+        /// The content compressed by gzip, when in memory, text, and worth it (``Gzip/isWorthIt(contentType:size:compressed:)``).
+        var gzipped: [UInt8]?
+
+        /// The ETag of the gzip copy: a strong ETag names one representation's bytes, so the copy has its own.
+        var gzipETag: String { String(etag.dropLast()) + "-gz\"" }
     }
 
     /// Files at most this large are kept in memory; larger ones are read from their listed path per request.
@@ -36,12 +44,13 @@ public struct StaticFiles: Sendable {
     /// The `Cache-Control` of a file under ``version``.
     static let versionedCacheControl = "public, max-age=31536000, immutable"
 
-    /// Lists every regular file under `directory`.
+    /// Lists every regular file under `directory`, and compresses its text files with `gzip`.
     /// - Parameters:
     ///   - directory: The directory to serve.
     ///   - cacheControl: The `Cache-Control` value sent with every file.
+    ///   - gzip: The program that compresses text files once, here; `nil` serves every file as it is.
     /// - Throws: If the directory or a file in it cannot be read.
-    public init(directory: String, cacheControl: String = "public, max-age=300") throws {
+    public init(directory: String, cacheControl: String = "public, max-age=300", gzip: Gzip? = .onPath()) throws {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL.path
         let fileManager = FileManager.default
         var entries: [String: Entry] = [:]
@@ -58,6 +67,7 @@ public struct StaticFiles: Sendable {
                 contentType: Self.contentType(forPath: relativePath)
             )
         }
+        gzip?.compressText(of: &entries)
         let version = Self.version(of: entries)
         for (path, entry) in entries {
             var versioned = entry
@@ -81,14 +91,19 @@ public struct StaticFiles: Sendable {
 
     /// Answers a `GET`/`HEAD` for `relativePath` (e.g. `"css/app.css"`): 200 with `Content-Type`, `ETag` and
     /// `Cache-Control`; 304 when `If-None-Match` matches; 404 for anything not in the allow-list.
+    /// The gzip copy, when there is one, goes to requests whose `Accept-Encoding` accepts it.
     public func response(for request: Request, relativePath: String) -> Response {
         guard Self.isPlausible(rawPath: request.rawPath), let entry = entries[relativePath] else {
             return HTTPError.notFound.response
         }
-        if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: entry.etag) {
-            return Response(status: .notModified, headers: headers(for: entry, notModified: true))
+        let gzipped = entry.gzipped.flatMap { Gzip.isAccepted(by: request.headers.values("Accept-Encoding")) ? $0 : nil }
+        // Compared with the ETag of the copy chosen (RFC 9110 §13.1.2): a 304 tells a cache that what it holds
+        // under that tag is what would be sent now.
+        if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: gzipped == nil ? entry.etag : entry.gzipETag) {
+            return Response(status: .notModified, headers: headers(for: entry, gzip: gzipped != nil, notModified: true))
         }
-        let headers = headers(for: entry, notModified: false)
+        let headers = headers(for: entry, gzip: gzipped != nil, notModified: false)
+        if let gzipped { return Response(status: .ok, headers: headers, body: .bytes(gzipped)) }
         switch entry.content {
         case .bytes(let bytes):
             return Response(status: .ok, headers: headers, body: .bytes(bytes))
@@ -100,10 +115,16 @@ public struct StaticFiles: Sendable {
         }
     }
 
-    /// The headers of a 200 or a 304 for `entry` (the server adds its default headers).
-    func headers(for entry: Entry, notModified: Bool) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["ETag": entry.etag, "Cache-Control": entry.isVersioned ? Self.versionedCacheControl : cacheControl]
-        if !notModified { headers["Content-Type"] = entry.contentType }
+    /// The headers of a 200 or a 304 for `entry`, or its gzip copy (the server adds its default headers).
+    /// Both copies of a file that has two say `Vary: Accept-Encoding`, so no cache hands one to a client that
+    /// asked for the other; a 304 leaves out what describes the body (RFC 9110 §15.4.5).
+    func headers(for entry: Entry, gzip: Bool = false, notModified: Bool) -> HTTPHeaders {
+        var headers: HTTPHeaders = ["ETag": gzip ? entry.gzipETag : entry.etag, "Cache-Control": entry.isVersioned ? Self.versionedCacheControl : cacheControl]
+        if entry.gzipped != nil { headers["Vary"] = "Accept-Encoding" }
+        if !notModified {
+            headers["Content-Type"] = entry.contentType
+            if gzip { headers["Content-Encoding"] = "gzip" }
+        }
         return headers
     }
 
