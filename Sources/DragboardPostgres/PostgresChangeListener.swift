@@ -10,10 +10,12 @@ import Synchronization
 ///
 /// When the connection breaks it reconnects (every second until it succeeds), then delivers the
 /// current version of every board: a notice sent while nobody listened is not kept by
-/// PostgreSQL, and this way viewers who missed one still learn they are behind.
+/// PostgreSQL, and this way viewers who missed one still learn they are behind. It also hears of
+/// changes to who may do what, for `access` (which knows, by its epoch, when listening stopped).
 final class PostgresChangeListener: Sendable {
     private let pool: PostgresConnectionPool
     private let instance: String
+    private let access: AccessWatch?
     private let logger: Logger
     private let deliver: @Sendable (ChangeNotice) -> Void
     private struct State {
@@ -22,9 +24,11 @@ final class PostgresChangeListener: Sendable {
     }
     private let state = Mutex(State())
 
-    init(pool: PostgresConnectionPool, instance: String, logger: Logger, deliver: @escaping @Sendable (ChangeNotice) -> Void) {
+    init(pool: PostgresConnectionPool, instance: String, access: AccessWatch?, logger: Logger,
+         deliver: @escaping @Sendable (ChangeNotice) -> Void) {
         self.pool = pool
         self.instance = instance
+        self.access = access
         self.logger = logger
         self.deliver = deliver
     }
@@ -39,6 +43,7 @@ final class PostgresChangeListener: Sendable {
             state.stopped = true
             return state.connection.take()
         }
+        access?.setListening(false)
         _ = try? connection?.close().wait(atMost: pool.answerDeadline)
     }
 
@@ -50,8 +55,11 @@ final class PostgresChangeListener: Sendable {
             guard let notice = ChangeNotice(payload: message.payload), notice.instance != instance else { return }
             deliver(notice)
         }
+        let access = self.access
+        connection.addListener(channel: PostgresEngine.accessChannel) { _, _ in access?.changed() }
         do {
             _ = try connection.query("LISTEN \(unescaped: ChangeNotice.channel)", logger: logger).wait(atMost: pool.answerDeadline)
+            _ = try connection.query("LISTEN \(unescaped: PostgresEngine.accessChannel)", logger: logger).wait(atMost: pool.answerDeadline)
         } catch {
             connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
             throw error
@@ -65,6 +73,8 @@ final class PostgresChangeListener: Sendable {
             _ = try? connection.close().wait(atMost: pool.answerDeadline)
             return
         }
+        // Before the close is watched: a connection that ends at once is then heard to end after it began.
+        access?.setListening(true)
         connection.closeFuture.whenComplete { [weak self] _ in self?.connectionEnded(connection) }
         if catchingUp { try catchUp() }
     }
@@ -76,6 +86,7 @@ final class PostgresChangeListener: Sendable {
             return true
         }
         guard retry else { return }
+        access?.setListening(false)
         logger.warning("Lost the PostgreSQL connection that hears other instances' changes; reconnecting")
         reconnect()
     }

@@ -173,6 +173,19 @@ extension PostgresEngine {
         ("v5-board-incarnation", [
             "ALTER TABLE board ADD COLUMN incarnation TEXT COLLATE \"C\" NOT NULL DEFAULT ''",
         ]),
+        // Every listening instance hears of each change to who may do what, by whomever (another
+        // instance, `dragboard users`, psql), and forgets what it knew of it (AccessWatch). A sign-in's
+        // last use (an UPDATE) and a board's versions change no one's access: they are not told.
+        ("v6-access-notices", [
+            """
+            CREATE FUNCTION dragboard_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('\(PostgresEngine.accessChannel)', ''); RETURN NULL; END $$
+            """,
+            "CREATE TRIGGER account_changed AFTER INSERT OR UPDATE OR DELETE ON account FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
+            "CREATE TRIGGER signin_ended AFTER DELETE ON signIn FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
+            "CREATE TRIGGER member_changed AFTER INSERT OR UPDATE OR DELETE ON member FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
+            "CREATE TRIGGER board_changed AFTER INSERT OR DELETE OR UPDATE OF title ON board FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

@@ -28,6 +28,10 @@ final class PostgresEngine: StoreEngine {
     /// This process among those sharing the database: its own notices are not news to it.
     let instance = UUID().uuidString
     let memos = BoardMemos()
+    /// Told by the listener of changes to who may do what: only once ``observeOtherInstances(_:)`` listens.
+    let accessWatch: AccessWatch? = AccessWatch()
+    /// Where the database announces them (the triggers of `v6-access-notices`).
+    static let accessChannel = "dragboard_access"
     private let listener = Mutex<PostgresChangeListener?>(nil)
 
     var description: String { "PostgreSQL \(url.redacted)" }
@@ -51,7 +55,7 @@ final class PostgresEngine: StoreEngine {
     }
 
     func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws {
-        let started = PostgresChangeListener(pool: pool, instance: instance, logger: logger) { handler($0.board, $0.version) }
+        let started = PostgresChangeListener(pool: pool, instance: instance, access: accessWatch, logger: logger) { handler($0.board, $0.version) }
         try started.start()
         listener.withLock { $0 = started }
     }

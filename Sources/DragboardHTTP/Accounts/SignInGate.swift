@@ -42,12 +42,12 @@ struct SignInGate: Sendable {
     /// What `visitor` may do on `board`. - Throws: 404 when they are not a member (a board's
     /// existence is not revealed to others) or it does not exist.
     func access(_ visitor: Visitor, board: String) throws -> BoardAccess {
-        guard let record = try store.board(board) else { throw DragboardError.notFound("unknown board") }
+        guard let found = try store.access(of: visitor.account, on: board) else { throw DragboardError.notFound("unknown board") }
         guard let account = visitor.account else {
-            return BoardAccess(account: nil, role: .owner, boardID: board, boardTitle: record.title)
+            return BoardAccess(account: nil, role: .owner, boardID: board, boardTitle: found.title)
         }
-        guard let role = try store.role(of: account, on: board) else { throw DragboardError.notFound("unknown board") }
-        return BoardAccess(account: account, role: role, boardID: board, boardTitle: record.title)
+        guard let role = found.role else { throw DragboardError.notFound("unknown board") }
+        return BoardAccess(account: account, role: role, boardID: board, boardTitle: found.title)
     }
 
     /// The board a route works on: its `:board`, or the default board for the routes that name none.

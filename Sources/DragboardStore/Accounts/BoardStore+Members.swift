@@ -59,18 +59,20 @@ extension BoardStore {
     ///   with no owner.
     @discardableResult
     public func setMember(named name: String, role: BoardRole, on board: String) throws -> BoardMember {
-        try engine.write { db in
-            try db.lock(board: board)
-            guard let row = try db.row(sql: "SELECT id, name, isAdmin FROM account WHERE nameKey = ?", arguments: [Account.nameKey(name)]) else {
-                throw StoreError.invalid("there is no user named \(name)")
+        try changingAccess {
+            try engine.write { db in
+                try db.lock(board: board)
+                guard let row = try db.row(sql: "SELECT id, name, isAdmin FROM account WHERE nameKey = ?", arguments: [Account.nameKey(name)]) else {
+                    throw StoreError.invalid("there is no user named \(name)")
+                }
+                let account = Self.account(row)
+                if role != .owner { try Self.keepAnOwner(db, board: board, without: account.id) }
+                try db.execute(sql: """
+                    INSERT INTO member (boardID, accountID, role) VALUES (?, ?, ?)
+                    ON CONFLICT (boardID, accountID) DO UPDATE SET role = excluded.role
+                    """, arguments: [board, account.id, role.rawValue])
+                return BoardMember(account: account, role: role)
             }
-            let account = Self.account(row)
-            if role != .owner { try Self.keepAnOwner(db, board: board, without: account.id) }
-            try db.execute(sql: """
-                INSERT INTO member (boardID, accountID, role) VALUES (?, ?, ?)
-                ON CONFLICT (boardID, accountID) DO UPDATE SET role = excluded.role
-                """, arguments: [board, account.id, role.rawValue])
-            return BoardMember(account: account, role: role)
         }
     }
 
@@ -78,16 +80,18 @@ extension BoardStore {
     /// - Throws: ``StoreError/invalid(_:)`` when they are its last owner.
     @discardableResult
     public func removeMember(named name: String, from board: String) throws -> Account? {
-        try engine.write { db in
-            try db.lock(board: board)
-            guard let row = try db.row(sql: """
-                SELECT account.id, account.name, account.isAdmin FROM member JOIN account ON account.id = member.accountID
-                WHERE member.boardID = ? AND account.nameKey = ?
-                """, arguments: [board, Account.nameKey(name)]) else { return nil }
-            let account = Self.account(row)
-            try Self.keepAnOwner(db, board: board, without: account.id)
-            try db.execute(sql: "DELETE FROM member WHERE boardID = ? AND accountID = ?", arguments: [board, account.id])
-            return account
+        try changingAccess {
+            try engine.write { db in
+                try db.lock(board: board)
+                guard let row = try db.row(sql: """
+                    SELECT account.id, account.name, account.isAdmin FROM member JOIN account ON account.id = member.accountID
+                    WHERE member.boardID = ? AND account.nameKey = ?
+                    """, arguments: [board, Account.nameKey(name)]) else { return nil }
+                let account = Self.account(row)
+                try Self.keepAnOwner(db, board: board, without: account.id)
+                try db.execute(sql: "DELETE FROM member WHERE boardID = ? AND accountID = ?", arguments: [board, account.id])
+                return account
+            }
         }
     }
 

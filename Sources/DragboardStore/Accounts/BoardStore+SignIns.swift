@@ -23,29 +23,6 @@ extension BoardStore {
         return SignIn(account: account, csrf: csrf, digest: digest)
     }
 
-    /// The sign-in of `token`, unless it ended or was idle longer than `idleLimit`. Its last use
-    /// is written at most once a minute: reads stay reads.
-    public func signIn(token: String, idleLimit: TimeInterval) throws -> SignIn? {
-        let digest = Self.signInDigest(token)
-        let now = Date().timeIntervalSince1970
-        let found = try engine.readOne { db in
-            try db.row(sql: """
-                SELECT account.id, account.name, account.isAdmin, signIn.csrf, signIn.lastSeen
-                FROM signIn JOIN account ON account.id = signIn.accountID WHERE signIn.digest = ?
-                """, arguments: [digest])
-        }
-        guard let found else { return nil }
-        let lastSeen: Double = found[4]
-        guard now - lastSeen <= idleLimit else {
-            try endSignIn(token: token)
-            return nil
-        }
-        if now - lastSeen > 60 {
-            try engine.write { try $0.execute(sql: "UPDATE signIn SET lastSeen = ? WHERE digest = ?", arguments: [now, digest]) }
-        }
-        return SignIn(account: Self.account(found), csrf: found[3], digest: digest)
-    }
-
     /// Where each of these sign-ins (by digest) still stands: missing when it ended; else whether
     /// its person is an admin and the boards they are a member of. How a server notices changes
     /// another process made (`dragboard users remove`, another instance's members page), to close
@@ -75,12 +52,16 @@ extension BoardStore {
 
     /// Ends a sign-in (signing out).
     public func endSignIn(token: String) throws {
-        try engine.write { try $0.execute(sql: "DELETE FROM signIn WHERE digest = ?", arguments: [Self.signInDigest(token)]) }
+        try changingAccess {
+            try engine.write { try $0.execute(sql: "DELETE FROM signIn WHERE digest = ?", arguments: [Self.signInDigest(token)]) }
+        }
     }
 
     /// Forgets sign-ins idle longer than `idleLimit`.
     public func pruneSignIns(idleLimit: TimeInterval) throws {
-        try engine.write { try $0.execute(sql: "DELETE FROM signIn WHERE lastSeen < ?", arguments: [Date().timeIntervalSince1970 - idleLimit]) }
+        try changingAccess {
+            try engine.write { try $0.execute(sql: "DELETE FROM signIn WHERE lastSeen < ?", arguments: [Date().timeIntervalSince1970 - idleLimit]) }
+        }
     }
 
     static func signInDigest(_ token: String) -> String {

@@ -22,6 +22,9 @@ package protocol StoreEngine: Sendable {
     /// Calls `handler` with each board and version other processes sharing the database commit,
     /// in commit order, from now on (never, where one process owns the database).
     func observeOtherInstances(_ handler: @escaping @Sendable (_ board: String, _ version: Int) -> Void) throws
+    /// What this process hears of other processes' changes to who may do what, where it can hear
+    /// them (nil: the database tells of none; every request then asks it).
+    var accessWatch: AccessWatch? { get }
     /// Where the data lives, for logs (never with a password).
     var description: String { get }
     /// Whether other server instances may share this database (and so the image folder beside it).
@@ -29,6 +32,8 @@ package protocol StoreEngine: Sendable {
 }
 
 extension StoreEngine {
+    package var accessWatch: AccessWatch? { nil }
+
     /// An embedded engine's transactions cost no round trips: a read is as good.
     package func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try read(body)

@@ -32,6 +32,8 @@ public final class BoardStore: Sendable {
     let pruning = Mutex(PruneSchedule())
     /// Whether an account has been seen (see ``hasAccounts()``).
     let accountsExist = Atomic<Bool>(false)
+    /// Sign-ins, roles and "no accounts yet" as read at the engine's ``AccessWatch`` epoch.
+    let accessMemory = Mutex(AccessMemory())
     /// Told how long each operation took from its submission to its commit (waiting for the
     /// database included), e.g. for metrics.
     let commitObserver = Mutex<CommitObserver?>(nil)
