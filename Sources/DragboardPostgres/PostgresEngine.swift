@@ -76,7 +76,7 @@ final class PostgresEngine: StoreEngine {
     func commit(_ operation: StoreOperation) {
         do {
             try transaction("BEGIN") { db in
-                try db.lock(board: operation.board)
+                try db.lock(board: operation.board, readingOperation: operation.id)
                 try operation.run?(db)
             }
         } catch {
@@ -108,6 +108,7 @@ final class PostgresEngine: StoreEngine {
                     // Announcements not sent with the change's bookkeeping go now: one that fails rolls back.
                     let outcome = Result {
                         let value = try body(db)
+                        if let doomed = db.doomed { throw doomed }  // its work failed part-way: nothing of it commits
                         try db.sendAnnouncements()
                         return value
                     }

@@ -17,13 +17,9 @@ final class PostgresSQLConnection: SQLConnection {
     private(set) var changesCount = 0
     private(set) var totalChangesCount = 0
     let memo: ReadMemo
-    /// Savepoints made so far in this transaction (each gets a name of its own) and those not
-    /// released yet, outermost first, with whether their work is still running.
-    private var savepointsMade = 0
-    private var unreleased: [(name: String, running: Bool)] = []
-    /// Finished savepoints left unreleased at most: each is an open subtransaction, and PostgreSQL
-    /// tracks up to 64 per transaction cheaply.
-    static let unreleasedLimit = 32
+    /// Why this transaction can only roll back: work of ``inSavepoint(_:)`` failed after it wrote
+    /// (the engine then rolls back instead of committing, and the operation fails with this).
+    private(set) var doomed: (any Error)?
     /// ``announce(board:version:)``'s notices, not sent yet.
     private var announcements: [String] = []
 
@@ -42,11 +38,24 @@ final class PostgresSQLConnection: SQLConnection {
     /// no round trip, and the operation starts from what an earlier transaction left of the board at
     /// that version. What this transaction read before may have been changed by the board's last
     /// holder (a move that takes rows from another board locks it after reading them): it is forgotten.
-    func lock(board: String) throws {
+    func lock(board: String, readingOperation operation: String?) throws {
         memo.forget()
-        guard let row = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first else { return }
+        let found: SQLRow?
+        if let operation {
+            found = try rows(sql: """
+                SELECT board.version, board.incarnation, board.\(boardWriterColumn), operation.fingerprint, operation.response, operation.version
+                FROM board LEFT JOIN operation ON operation.id = ? WHERE board.id = ? FOR UPDATE OF board
+                """, arguments: [operation, board]).first
+        } else {
+            found = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first
+        }
+        guard let row = found else { return }
         memo.remember(Optional(row[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount, scope: .board(board))
         memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: totalChangesCount)
+        if let operation {
+            let record = (row[3] as String?).map { OperationRecord(fingerprint: $0, response: row[4], version: row[5]) }
+            memo.remember(record, for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .anything)
+        }
     }
 
     /// The transaction that wrote the row version read: no other can find a board at a version and
@@ -157,34 +166,21 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    /// A savepoint whose work succeeds is not released (a round trip per change saved): its work
-    /// stays part of the transaction either way, and a later savepoint's name is its own. They are
-    /// released, the finished ones at the innermost running level together, once
-    /// ``unreleasedLimit`` are open.
+    /// Work that is undone whole if it throws, without a `SAVEPOINT` (a round trip, while the board is
+    /// held): work that throws before writing anything leaves nothing to undo; work that throws after
+    /// writing (or whose statement PostgreSQL refused, which aborts the transaction anyway) dooms the
+    /// transaction, which then rolls back whole rather than commit part of that work.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
-        savepointsMade += 1
-        let name = "s\(savepointsMade)"
-        let announced = announcements.count
-        try execute(sql: "SAVEPOINT \(name)")
-        let depth = unreleased.count
-        unreleased.append((name, true))
+        let written = totalChangesCount, announced = announcements.count
         do {
-            let result = try body()
-            unreleased[depth].running = false
-            if unreleased.count >= Self.unreleasedLimit {
-                // Everything made after the innermost savepoint still running has finished.
-                let first = (unreleased.lastIndex { $0.running } ?? -1) + 1
-                try execute(sql: "RELEASE SAVEPOINT \(unreleased[first].name)")
-                unreleased.removeSubrange(first...)
-            }
-            return result
+            return try body()
         } catch {
-            memo.forget()
-            // What the rolled-back work announced and did not send yet goes with it.
+            // What the failed work announced and did not send yet goes with it.
             if announcements.count > announced { announcements.removeSubrange(announced...) }
-            try execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
-            try execute(sql: "RELEASE SAVEPOINT \(name)")
-            unreleased.removeSubrange(depth...)  // with it, every savepoint made inside it
+            if doomed == nil, totalChangesCount != written || error is PostgresStoreError {
+                doomed = error
+                memo.forget()
+            }
             throw error
         }
     }

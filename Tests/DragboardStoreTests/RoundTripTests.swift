@@ -7,8 +7,8 @@ import Testing
 @Suite struct RoundTripTests {
     typealias Statements = ReadMemoTests.Statements
 
-    /// A drag start's row and its index come in one query; a row that is not a top-level row of the
-    /// list has none.
+    /// A drag start's row, its index and its neighbours come in one query; a row that is not a
+    /// top-level row of the list has no index.
     @Test func aRowAndItsIndexComeInOneQuery() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
@@ -18,10 +18,14 @@ import Testing
             defer { statements.stop() }
             var indexes: [Int?] = []
             #expect(try statements.during { indexes.append(try tx.index(of: "c", in: "people")) } == 1)
+            // The row, its index and the rows beside it (where the drop that moves it records it was).
+            var around: (before: OrderBound?, after: OrderBound?) = (nil, nil)
             #expect(try statements.during {
                 indexes.append(try tx.index(of: "c", in: "people"))
-                _ = try tx.item("c")
+                let c = try tx.item("c")
+                around = try tx.bounds(around: OrderBound(pos: c.pos, id: c.id), in: Gap(listID: "people", containerID: nil))
             } == 0)
+            #expect(around.before?.id == "b" && around.after?.id == "d")
             #expect(try statements.during { indexes.append(try tx.index(of: "t1", in: "boxes")) } == 1)  // in a box
             #expect(try statements.during { indexes.append(try tx.index(of: "l1", in: "people")) } == 1)  // another list
             #expect(try statements.during { indexes.append(try tx.index(of: "nobody", in: "people")) } == 1)

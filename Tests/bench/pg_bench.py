@@ -301,7 +301,8 @@ LOG_ENTRY = re.compile(r"^@@ (\d+) (\S*) @@ (\w+):  (.*)")
 #: A statement's entry: `statement: SQL` (simple protocol) or `execute <name>: SQL` (extended protocol).
 LOGGED_STATEMENT = re.compile(r"^(?:statement|execute [^:]+): (.*)", re.S)
 #: PostgresSQLConnection.lock(board:), the first statement of every write transaction.
-BOARD_LOCK = re.compile(r"^SELECT (1|version|version, incarnation, xmin::text) FROM board WHERE id = \S+ FOR UPDATE")
+BOARD_LOCK = re.compile(r"^SELECT (1|version|version, incarnation, xmin::text) FROM board WHERE id = \S+ FOR UPDATE"
+                        r"|^SELECT board\.version, .* FOR UPDATE OF board", re.S)
 #: Rows per cat of the counting board (one client owns them all, like http_bench's single drop client).
 COUNT_ROWS = 4
 #: Cycles run before counting: the pool's connections and prepared statements are made by then.

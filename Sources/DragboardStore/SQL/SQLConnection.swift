@@ -19,15 +19,20 @@ package protocol SQLConnection: AnyObject {
     var totalChangesCount: Int { get }
     /// Answers this transaction read before (see ``ReadMemo``); a savepoint that rolls back forgets them.
     var memo: ReadMemo { get }
-    /// Runs `body` in a savepoint: a throw rolls back what it did and is rethrown.
+    /// Runs `body` so that a throw leaves nothing of it half-applied, and rethrows: SQLite rolls back
+    /// to a savepoint and the transaction goes on; PostgreSQL, where a savepoint is a round trip, sends
+    /// none, and a throw after `body` wrote makes the whole transaction roll back instead of commit.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T
     /// Runs one client operation: in a savepoint where one transaction holds several (SQLite's group
     /// commit), as it is where the transaction is the operation's alone and a throw rolls it back whole
     /// (PostgreSQL: two statements fewer per operation).
     func inOperation<T>(_ body: () throws -> T) throws -> T
     /// Holds `board`'s row until the transaction ends: writers of that board wait for it (SQLite's
-    /// one writer already excludes every other).
-    func lock(board: String) throws
+    /// one writer already excludes every other). An engine that sends the lock over a network reads
+    /// the record of operation `readingOperation` in the same statement, kept as
+    /// ``OperationRecord/memoKey(_:)`` says: as of before the lock was waited for, so a record its
+    /// holder committed meanwhile is missing (``BoardStore`` looks again where that matters).
+    func lock(board: String, readingOperation: String?) throws
     /// Tells the other processes sharing this database, once the transaction commits, that
     /// `board` is at `version` (nothing to do where one process owns the database).
     func announce(board: String, version: Int) throws
@@ -159,5 +164,12 @@ package struct SQLRow {
 extension SQLArguments {
     package init(_ values: some Sequence<some SQLValueConvertible>) {
         self.values = values.map(\.sqlValue)
+    }
+}
+
+extension SQLConnection {
+    /// Holds `board`'s row until the transaction ends (``lock(board:readingOperation:)``).
+    func lock(board: String) throws {
+        try lock(board: board, readingOperation: nil)
     }
 }

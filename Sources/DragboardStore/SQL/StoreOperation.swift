@@ -9,14 +9,18 @@ package final class StoreOperation: @unchecked Sendable {
     package private(set) var run: ((any SQLConnection) throws -> Void)?
     /// The board the operation works on (engines that lock per board lock this one).
     package let board: String
+    /// The client's operation id: an engine that locks the board may read its record in the same
+    /// statement (``SQLConnection/lock(board:readingOperation:)``).
+    package let id: String?
     // Written by the committing thread before `done` is signalled, read by the submitter after.
     package private(set) var failure: (any Error)?
     /// Whether this operation's thread commits the next batch (``GroupCommit``'s business).
     package var leads = false
     private let done = DispatchSemaphore(value: 0)
 
-    package init(board: String, run: @escaping (any SQLConnection) throws -> Void) {
+    package init(board: String, id: String? = nil, run: @escaping (any SQLConnection) throws -> Void) {
         self.board = board
+        self.id = id
         self.run = run
     }
 

@@ -32,7 +32,7 @@ final class SQLiteConnection: SQLConnection {
     }
 
     /// A write transaction on SQLite excludes every other writer already.
-    func lock(board: String) {}
+    func lock(board: String, readingOperation: String?) {}
 
     /// SQLite keeps no writer per row; one process owns the file, and what a transaction leaves is
     /// shared once it commits.

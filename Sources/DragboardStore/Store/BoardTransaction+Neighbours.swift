@@ -22,18 +22,28 @@ extension BoardTransaction {
 
     /// Reads row `id` (kept, as ``StoreQueries/item(_:_:)`` keeps it) and, in the same query, how
     /// many top-level rows of `listID` precede it where they are few (nil beyond ``aheadLimit``, or
-    /// when the row is not one of them): a drag start's row and its index in one round trip.
+    /// when the row is not one of them): a drag start's row and its index in one round trip. The rows
+    /// just before and after it come too, kept as the steps to them: the drop that moves it records
+    /// where it was (the undo journal) without reading them again while it holds the board.
     private func readRow(_ id: String, countingAheadIn listID: String) throws -> (ItemRecord?, Int?) {
         let scope = Self.scope
+        let before = "FROM item WHERE \(scope) AND (pos, id) < (i.pos, i.id) ORDER BY pos DESC, id DESC LIMIT 1"
+        let after = "FROM item WHERE \(scope) AND (pos, id) > (i.pos, i.id) ORDER BY pos, id LIMIT 1"
         let row = try db.cachedStatement(sql: """
             SELECT \(StoreQueries.itemColumns),
                    (SELECT COUNT(*) FROM (SELECT 1 FROM item WHERE \(scope) AND pos < i.pos LIMIT \(Self.aheadLimit + 1)) AS ahead),
-                   (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id)
+                   (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id),
+                   (SELECT pos \(before)), (SELECT id \(before)), (SELECT pos \(after)), (SELECT id \(after))
             FROM item AS i WHERE i.id = ?
-            """).row(arguments: [listID, nil, listID, nil, id])
+            """).row(arguments: [listID, nil, listID, nil, listID, nil, listID, nil, listID, nil, listID, nil, id])
         let item = row.map(StoreQueries.item(from:))
         db.remember(item, for: StoreQueries.itemKey(id), .row(item))
-        guard let row, (row[8] as Int) <= Self.aheadLimit else { return (item, nil) }
+        guard let row, let item, item.listID == listID, item.containerID == nil else { return (item, nil) }
+        let gap = Gap(listID: listID, containerID: nil), bound = OrderBound(pos: item.pos, id: item.id)
+        func neighbour(_ pos: String?, _ id: String?) -> OrderBound? { pos.flatMap { pos in id.map { OrderBound(pos: pos, id: $0) } } }
+        db.remember(neighbour(row[10], row[11]), for: Self.stepKey(.descending, from: bound, in: gap), .list(listID))
+        db.remember(neighbour(row[12], row[13]), for: Self.stepKey(.ascending, from: bound, in: gap), .list(listID))
+        guard (row[8] as Int) <= Self.aheadLimit else { return (item, nil) }
         return (item, (row[8] as Int) + (row[9] as Int))
     }
 

@@ -135,7 +135,7 @@ extension BoardTransaction {
         return found
     }
 
-    private enum Direction {
+    enum Direction {
         case ascending, descending
 
         var comparison: String { self == .ascending ? ">" : "<" }
@@ -168,7 +168,7 @@ extension BoardTransaction {
     }
 
     /// Where the step from `cursor` (nil: from the end) in `direction` is remembered (an `OrderBound?`).
-    private static func stepKey(_ direction: Direction, from cursor: OrderBound?, in gap: Gap) -> String {
+    static func stepKey(_ direction: Direction, from cursor: OrderBound?, in gap: Gap) -> String {
         "step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")"
     }
 

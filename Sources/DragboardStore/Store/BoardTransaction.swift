@@ -104,7 +104,8 @@ public struct BoardTransaction {
         if journal.isRecording { journal.append(.item(before: before, after: try itemState(id))) }
     }
 
-    /// Runs `work` in a savepoint so that a throw leaves nothing half-applied.
+    /// Runs `work` so that a throw leaves nothing half-applied (``SQLConnection/inSavepoint(_:)``: on
+    /// PostgreSQL, work that fails after writing fails its whole operation).
     func atomically<T>(_ work: () throws -> T) throws -> T {
         try db.inSavepoint(work)
     }

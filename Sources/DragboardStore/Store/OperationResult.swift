@@ -25,3 +25,26 @@ public struct OperationResult: Sendable, Equatable {
         public var items: [String]
     }
 }
+
+/// An operation's record as stored: what a retry of it is answered with.
+package struct OperationRecord: Sendable, Equatable {
+    package var fingerprint: String
+    package var response: String
+    package var version: Int
+
+    package init(fingerprint: String, response: String, version: Int) {
+        self.fingerprint = fingerprint
+        self.response = response
+        self.version = version
+    }
+
+    /// Where a transaction keeps the record of operation `id` it read (an `OperationRecord?`).
+    package static func memoKey(_ id: String) -> String { "operation " + id }
+
+    /// The record of operation `id`, if it committed.
+    static func read(_ id: String, _ db: any SQLConnection) throws -> OperationRecord? {
+        try db.cachedStatement(sql: "SELECT fingerprint, response, version FROM operation WHERE id = ?").row(arguments: [id]).map {
+            OperationRecord(fingerprint: $0[0], response: $0[1], version: $0[2])
+        }
+    }
+}
