@@ -134,16 +134,17 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    /// The statement prepared on this connection, for queries with arguments (the hot reads); the
-    /// statements that write run unprepared, since only then does PostgreSQL say how many rows
-    /// they changed.
+    /// The statement prepared on this connection, for queries with arguments (the hot reads, and the
+    /// lock that reads the board's row); the statements that write run unprepared, since only then
+    /// does PostgreSQL say how many rows they changed, and their arguments go with their types (a
+    /// prepared statement takes each as the type PostgreSQL inferred for it).
     private func preparedQuery(for sql: String) throws -> PreparedQuery? {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return nil }
         if let known = pooled.prepared[sql] { return known }
         let translated = dialect.translate(sql)
         let reads = translated.hasPrefix("SELECT")
             || (translated.hasPrefix("WITH") && !["INSERT ", "UPDATE ", "DELETE "].contains { translated.contains($0) })
-        guard reads, !translated.contains("FOR UPDATE") else {
+        guard reads else {
             pooled.prepared[sql] = .some(nil)
             return nil
         }

@@ -90,4 +90,25 @@ import Testing
             #expect(container == nil)
         }
     }
+
+    /// A write says how many rows it changed, on either engine, each time it runs.
+    @Test func aWriteSaysHowManyRowsItChanged() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        try t.store.engine.write { db in
+            var changed: [Int] = []
+            for _ in 0..<2 {
+                try db.execute(sql: "UPDATE item SET title = ? WHERE listID = ?", arguments: ["Same", "links"])
+                changed.append(db.changesCount)
+                try db.execute(sql: "UPDATE item SET title = ? WHERE listID = ?", arguments: ["Same", "nowhere"])
+                changed.append(db.changesCount)
+                let before = db.totalChangesCount
+                try db.execute(sql: "INSERT INTO operation (id, fingerprint, response, version, createdAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                               arguments: ["op", "f", "r", 1, 0.0])
+                changed.append(db.changesCount)
+                changed.append(db.totalChangesCount - before)
+            }
+            #expect(changed == [2, 0, 1, 1, 2, 0, 0, 0])  // the second insert finds its id taken
+        }
+    }
 }
