@@ -4,9 +4,10 @@ import Dragboard
 /// ``BoardStore/perform(operationID:fingerprint:_:)``.
 ///
 /// Only valid inside that closure (it wraps the open GRDB connection); not
-/// `Sendable`. Each mutating method is atomic on its own (a savepoint): when
-/// it throws it has changed nothing, and a throw out of the closure rolls
-/// back the whole operation.
+/// `Sendable`. Each mutating method is atomic on its own: when it throws it
+/// has changed nothing (SQLite: a savepoint), or, on PostgreSQL, if it threw
+/// after writing, the whole operation fails (no savepoint's round trip); a
+/// throw out of the closure rolls back the whole operation.
 ///
 /// Rows that a mutating method changes are stamped with ``newVersion``.
 public struct BoardTransaction {
