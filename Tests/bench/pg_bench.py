@@ -15,7 +15,8 @@ through one instance and through two sharing one database, beside SQLite, in the
 4. The PostgreSQL statements of a drop cycle (issue #27: ≤ 15), on a cluster of its own that counts them
    (pg_stat_statements) and logs them: one instance, one Python client, cycles one after the other, counts
    reset and read between the begin, the drop and the end; and how many of the drop's ran while its board
-   row was locked (from the statement log).
+   row was locked (from the statement log). Counted twice on one server: with no accounts yet, then signed
+   in as an admin (`dragboard users add`, `POST /login`): every request of a team's server finds its sign-in.
 
     python3 Tests/bench/pg_bench.py --count-only [--cycles 50]     # only 4: a few seconds
 
