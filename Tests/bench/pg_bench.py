@@ -506,7 +506,11 @@ def goals(columns: dict[str, dict], counted: dict | str | None) -> None:
     rows = [("PostgreSQL statements per drop cycle, no accounts", f"≤ {GOAL_STATEMENTS}",
              counted["total"] if isinstance(counted, dict) else None, lambda v: v <= GOAL_STATEMENTS),
             ("PostgreSQL statements per drop cycle, signed in", f"≤ {GOAL_STATEMENTS}",
-             signed["total"] if signed else None, lambda v: v <= GOAL_STATEMENTS)]
+             signed["total"] if signed else None, lambda v: v <= GOAL_STATEMENTS),
+            # The statements between the lock and the COMMIT, each a round trip while the board is held.
+            ("round trips while a drop holds its board", "≤ 3",
+             counted["under lock per drop"] if isinstance(counted, dict) and not counted["unclosed locks"] else None,
+             lambda v: v <= 3)]
     sqlite, one, two = (columns.get(name, {}) for name in ("SQLite 1 inst", "PG 1 inst", "PG 2 inst"))
     ratio = lambda a, b, key: a[key] / b[key] if a.get(key) is not None and b.get(key) else None
     for clients in CLIENTS:
