@@ -20,6 +20,12 @@ final class PostgresSQLConnection: SQLConnection {
     /// Why this transaction can only roll back: work of ``inSavepoint(_:)`` failed after it wrote
     /// (the engine then rolls back instead of committing, and the operation fails with this).
     private(set) var doomed: (any Error)?
+    /// Set where the transaction's one statement was sent (``PostgresEngine/readLeading(_:_:)``): any
+    /// other throws ``NotRemembered``.
+    var asksNothingMore = false
+    /// A statement was refused since ``asksNothingMore`` was set.
+    private(set) var askedMore = false
+    struct NotRemembered: Error {}
     /// ``announce(board:version:)``'s notices, not sent yet.
     private var announcements: [String] = []
 
@@ -43,7 +49,7 @@ final class PostgresSQLConnection: SQLConnection {
         let found: SQLRow?
         if let operation {
             found = try rows(sql: """
-                SELECT board.version, board.incarnation, board.\(boardWriterColumn), operation.fingerprint, operation.response, operation.version
+                SELECT board.version, board.incarnation, \(boardWriterColumn), operation.fingerprint, operation.response, operation.version
                 FROM board LEFT JOIN operation ON operation.id = ? WHERE board.id = ? FOR UPDATE OF board
                 """, arguments: [operation, board]).first
         } else {
@@ -60,7 +66,7 @@ final class PostgresSQLConnection: SQLConnection {
 
     /// The transaction that wrote the row version read: no other can find a board at a version and
     /// this writer before that transaction committed.
-    var boardWriterColumn: String { "xmin::text" }
+    var boardWriterColumn: String { "board.xmin::text" }
     /// The (sub)transaction that wrote the board row's new version, as `xmin` shows it.
     private(set) var writer: String?
 
@@ -109,6 +115,7 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
+        guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
         let rows: [PostgresRow]
         // PostgresNIO labels a prepared statement's cells with the formats PostgreSQL described
         // before binding (text), though it asked for, and got, binary values.
@@ -187,6 +194,7 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+        guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
         var binds = PostgresBindings(capacity: arguments.values.count)
         for value in arguments.values {
             switch value {

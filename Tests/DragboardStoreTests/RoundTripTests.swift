@@ -111,4 +111,34 @@ import Testing
             #expect(changed == [2, 0, 1, 1, 2, 0, 0, 0])  // the second insert finds its id taken
         }
     }
+
+    /// A drag start's read, led by the board's state with the picked row and its place, answers as a
+    /// plain read does: the row's index, nothing for a row of another list or none, an unknown board.
+    @Test func aReadLedByThePickedRowAnswersAsAPlainRead() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        try t.op { tx in try tx.move(["b"], to: Placement(listID: "links", index: 1)) }
+        func both(_ id: String, _ list: String) throws -> [String] {
+            let ask = { (tx: BoardTransaction) throws -> String in
+                "\(tx.baseVersion) \(try tx.index(of: id, in: list).map(String.init) ?? "-") \(try tx.rowCount(in: list))"
+            }
+            return [try t.store.read(board: BoardStore.defaultBoardID, picking: id, inList: list, ask), try t.store.read(ask)]
+        }
+        for (id, list) in [("c", "people"), ("b", "links"), ("l2", "links"), ("c", "links"), ("nobody", "people"), ("t1", "boxes")] {
+            let answers = try both(id, list)
+            #expect(answers[0] == answers[1], "\(id) in \(list)")
+        }
+        #expect(throws: StoreError.unknownBoard("nope")) { try t.store.read(board: "nope", picking: "a", inList: "people") { _ in 0 } }
+    }
+
+    /// On PostgreSQL the led read runs alone, and the rest from memory: a question memory cannot
+    /// answer makes it run again in a transaction, even where the caller took the refusal for "none".
+    @Test func aQuestionMemoryCannotAnswerRunsTheReadAgain() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let title = try t.store.read(board: BoardStore.defaultBoardID, picking: "a", inList: "people") { tx in (try? tx.item("l1"))?.title }
+        #expect(title == "L1")
+        let lists = try t.store.read(board: BoardStore.defaultBoardID, picking: "a", inList: "people") { tx in try tx.lists().map(\.id) }
+        #expect(lists == ["people", "links", "boxes", "empty"])
+    }
 }

@@ -22,7 +22,11 @@ extension BoardService {
         }
         // One read finds the source (an open container's contents first) and, for a list,
         // everything the drag and its answer need (the domain's ``DragStart``).
-        let source = try store.read(board: board) { tx in try DragStart.find(request.items, in: request.list, kit: kit, on: tx, version: tx.baseVersion) }
+        let kit = self.kit
+        let find = { (tx: BoardTransaction) in try DragStart.find(request.items, in: request.list, kit: kit, on: tx, version: tx.baseVersion) }
+        // One row picked up (nearly every drag): its place comes with the board's state, in one statement.
+        let source = try request.items.count == 1 ? store.read(board: board, picking: request.items[0], inList: request.list, find)
+            : store.read(board: board, find)
         switch source {
         case .container(let container):
             return try beginContainerDrag(request, from: container, board: board, owner: owner, address: address, user: user)

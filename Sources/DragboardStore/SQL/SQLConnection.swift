@@ -36,8 +36,9 @@ package protocol SQLConnection: AnyObject {
     /// Tells the other processes sharing this database, once the transaction commits, that
     /// `board` is at `version` (nothing to do where one process owns the database).
     func announce(board: String, version: Int) throws
-    /// The SQL expression, in a query of the `board` table, for the transaction that last wrote the
-    /// row (PostgreSQL's `xmin`), as text; `''` where the engine cannot say (see ``BoardMark``).
+    /// The SQL expression, in a query of the `board` table (under that name, which other tables
+    /// joined to it leave unambiguous), for the transaction that last wrote the row (PostgreSQL's
+    /// `xmin`), as text; `''` where the engine cannot say (see ``BoardMark``).
     var boardWriterColumn: String { get }
     /// This transaction as ``boardWriterColumn`` names the board row it set the version of through
     /// ``executeTogether(_:)`` (nil before, where the engine names writers); `""` where it cannot say.

@@ -13,6 +13,11 @@ package protocol StoreEngine: Sendable {
     /// statement is its own consistent snapshot, and a server that speaks over the network is
     /// spared the `BEGIN` and `COMMIT` around it (two of the three round trips).
     func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `first`, which asks ONE query, then `body`, on one consistent snapshot. An engine that
+    /// speaks over the network runs `first` alone in autocommit and `body` on what it remembers of
+    /// the board `first` found; should `body` ask anything of the database, both run again in a read
+    /// transaction (``read(_:)``).
+    func readLeading<T>(_ first: (any SQLConnection) throws -> Void, _ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one durable write transaction, rolled back if it throws.
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs one client operation in a durable transaction and returns once it committed (its
@@ -37,5 +42,13 @@ extension StoreEngine {
     /// An embedded engine's transactions cost no round trips: a read is as good.
     package func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try read(body)
+    }
+
+    /// An embedded engine's transactions cost no round trips: one read transaction.
+    package func readLeading<T>(_ first: (any SQLConnection) throws -> Void, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try read { db in
+            try first(db)
+            return try body(db)
+        }
     }
 }

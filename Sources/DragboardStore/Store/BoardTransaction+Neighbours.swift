@@ -8,43 +8,11 @@ extension BoardTransaction {
 
     /// The display index of a top-level row of `listID`, or nil if it is not one (any more).
     public func index(of id: String, in listID: String) throws -> Int? {
-        if db.remembered(StoreQueries.itemKey(id), as: ItemRecord?.self) == nil,
-           case let (item?, ahead?) = try readRow(id, countingAheadIn: listID), item.listID == listID, item.containerID == nil {
-            return keep(ahead, asIndexOf: item)
+        if db.remembered(StoreQueries.itemKey(id), as: ItemRecord?.self) == nil {
+            try Self.readPlacedRow(id, inList: listID, db)
         }
         guard let item = try StoreQueries.item(db, id), item.listID == listID, item.containerID == nil else { return nil }
         return try displayIndex(of: item)
-    }
-
-    /// The rows ahead of a row that ``readRow(_:countingAheadIn:)`` counts at most: beyond them,
-    /// ``displayIndex(of:)`` counts from the nearer end.
-    private static let aheadLimit = 64
-
-    /// Reads row `id` (kept, as ``StoreQueries/item(_:_:)`` keeps it) and, in the same query, how
-    /// many top-level rows of `listID` precede it where they are few (nil beyond ``aheadLimit``, or
-    /// when the row is not one of them): a drag start's row and its index in one round trip. The rows
-    /// just before and after it come too, kept as the steps to them: the drop that moves it records
-    /// where it was (the undo journal) without reading them again while it holds the board.
-    private func readRow(_ id: String, countingAheadIn listID: String) throws -> (ItemRecord?, Int?) {
-        let scope = Self.scope
-        let before = "FROM item WHERE \(scope) AND (pos, id) < (i.pos, i.id) ORDER BY pos DESC, id DESC LIMIT 1"
-        let after = "FROM item WHERE \(scope) AND (pos, id) > (i.pos, i.id) ORDER BY pos, id LIMIT 1"
-        let row = try db.cachedStatement(sql: """
-            SELECT \(StoreQueries.itemColumns),
-                   (SELECT COUNT(*) FROM (SELECT 1 FROM item WHERE \(scope) AND pos < i.pos LIMIT \(Self.aheadLimit + 1)) AS ahead),
-                   (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id),
-                   (SELECT pos \(before)), (SELECT id \(before)), (SELECT pos \(after)), (SELECT id \(after))
-            FROM item AS i WHERE i.id = ?
-            """).row(arguments: [listID, nil, listID, nil, listID, nil, listID, nil, listID, nil, listID, nil, id])
-        let item = row.map(StoreQueries.item(from:))
-        db.remember(item, for: StoreQueries.itemKey(id), .row(item))
-        guard let row, let item, item.listID == listID, item.containerID == nil else { return (item, nil) }
-        let gap = Gap(listID: listID, containerID: nil), bound = OrderBound(pos: item.pos, id: item.id)
-        func neighbour(_ pos: String?, _ id: String?) -> OrderBound? { pos.flatMap { pos in id.map { OrderBound(pos: pos, id: $0) } } }
-        db.remember(neighbour(row[10], row[11]), for: Self.stepKey(.descending, from: bound, in: gap), .list(listID))
-        db.remember(neighbour(row[12], row[13]), for: Self.stepKey(.ascending, from: bound, in: gap), .list(listID))
-        guard (row[8] as Int) <= Self.aheadLimit else { return (item, nil) }
-        return (item, (row[8] as Int) + (row[9] as Int))
     }
 
     /// The display index of a row inside the container `containerID`, or nil if it is not in it (any more).
@@ -64,15 +32,8 @@ extension BoardTransaction {
         return index
     }
 
-    /// Keeps `index`, just counted, as `item`'s display index.
-    private func keep(_ index: Int, asIndexOf item: ItemRecord) -> Int {
-        db.remember(index, for: Self.indexKey(item), .list(item.listID))
-        remember(index, item)
-        return index
-    }
-
     /// Where ``displayIndex(of:)`` keeps a row's index (an `Int`).
-    private static func indexKey(_ item: ItemRecord) -> String {
+    static func indexKey(_ item: ItemRecord) -> String {
         "index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)"
     }
 
@@ -98,7 +59,7 @@ extension BoardTransaction {
     }
 
     /// The rows of one list's top level or of one container (`containerID IS NULL` for the former).
-    private static let scope = "listID = ? AND containerID IS ?"
+    static let scope = "listID = ? AND containerID IS ?"
 
     /// Whether `item`'s key lies nearer the last key of its scope than the first.
     private func fromTheEnd(_ item: ItemRecord) throws -> Bool {
