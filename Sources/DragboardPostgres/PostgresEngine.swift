@@ -79,8 +79,13 @@ final class PostgresEngine: StoreEngine {
             connection.asksNothingMore = true
             defer { connection.asksNothingMore = false }
             let outcome = Result { try body(db) }
-            // Asked, whatever `body` made of the refusal (a `try?` may have taken it for "none").
-            return connection.askedMore ? nil : outcome
+            // Asked, whatever `body` made of the refusal (a `try?` may have taken it for "none"): nothing
+            // it concluded is kept for later transactions.
+            guard !connection.askedMore else {
+                connection.memo.forget()
+                return nil
+            }
+            return outcome
         }
         if let answered { return try answered.get() }
         return try read { db in
