@@ -21,14 +21,7 @@ extension BoardStore {
 
     /// `account`'s role on `board`: an admin owns every board; nil for a non-member (or no such board).
     public func role(of account: Account, on board: String) throws -> BoardRole? {
-        // One query: whether the board exists, and the person's role on it.
-        let found = try engine.readOne { db in
-            try db.row(sql: "SELECT (SELECT 1 FROM board WHERE id = ?), (SELECT role FROM member WHERE boardID = ? AND accountID = ?)",
-                       arguments: [board, board, account.id])
-        }
-        guard let found, (found[0] as Int?) != nil else { return nil }
-        if account.isAdmin { return .owner }
-        return (found[1] as String?).flatMap(BoardRole.init(rawValue:))
+        try access(of: account, on: board)?.role
     }
 
     /// The boards `account` can open, newest activity first: every board for an admin.
