@@ -46,7 +46,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: run test deps system-packages test-deps build release swift-test e2e bench fuzz chaos chaos-pg flood clean
+.PHONY: run test deps system-packages test-deps build release swift-test e2e bench bench-peer fuzz chaos chaos-pg flood clean
 
 deps: system-packages $(MHD_LIB)
 
@@ -86,7 +86,7 @@ e2e: test-deps build
 # at once can fail with "database is locked" and run nothing), and the browser tests on the built server
 # (the Swift suites take about a minute of one core; the browser tests mostly wait on Chromium, in four pytest processes:
 # `pytest -q Tests/e2e` runs them in one), split by their recorded times, and with them the layer rules,
-# the bench's C drop client against a real server and the cluster script (their waits overlap the browsers').
+# the bench's C drop client against a real server, its C peer (test_peer.py) and the cluster script (their waits overlap the browsers').
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
 # by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
 # (DragboardStoreTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
@@ -107,7 +107,7 @@ test: test-deps
 	DRAGBOARD_TEST_ENGINE=postgres "$$tests" --testing-library swift-testing --filter DragboardStoreTests \
 		>"$$state/postgres.log" 2>&1 & postgres=$$!; \
 	swift test --skip-build $(SWIFT_FLAGS) >"$$state/swift.log" 2>&1 & sqlite=$$!; \
-	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/layout/test_doc_snippets.py Tests/bench/test_drops.py Tests/postgres/test_cluster.py; \
+	$(VENV)/bin/python Tests/e2e/parallel.py Tests/layout/test_layers.py Tests/layout/test_doc_snippets.py Tests/bench/test_drops.py Tests/bench/test_peer.py Tests/postgres/test_cluster.py; \
 	browsers=$$?; \
 	wait $$sqlite; sqlite=$$?; \
 	wait $$postgres; postgres=$$?; \
@@ -136,6 +136,16 @@ bench: test-deps
 	$(PYTHON) Tests/bench/pg_bench.py --seconds $(BENCH_SECONDS)
 	$(PYTHON) Tests/bench/viewers_bench.py
 	$(VENV)/bin/python Tests/bench/browser_bench.py $(if $(BASELINE),--baseline $(BASELINE))
+
+# Issue #27's goal 1, apart from `make bench` and `make test`: the release server's CPU per move (a drop cycle:
+# begin, drop, end) beside a hand-written C peer (libmicrohttpd + SQLite) in Tests/bench/peer.c (integer positions,
+# one UPDATE per move, WAL with synchronous=FULL) at 10, 1,000 and 10,000 rows per list, with 1 and 4 C clients
+# (drops.c), medians of 3 rounds, each beside its goal (≤ 2x at 10 rows, under 1x at 1,000 and 10,000).
+bench-peer: test-deps
+	$(call apt_install,gcc libc6-dev)
+	swift build -c release --product dragboard
+	swift build -c release --product DragboardBench
+	$(PYTHON) Tests/bench/peer_bench.py --seconds $(BENCH_SECONDS)
 
 # Property tests through the real router for a bounded time; prints executions/s and violations. Then
 # schemathesis (Tests/fuzz/schemathesis_run.py) against docs/openapi.yaml and the debug server on a temporary

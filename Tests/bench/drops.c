@@ -22,7 +22,17 @@
  *
  * A refused answer is counted (a begin not 201, a drop not 200 with changes, an end not 200); anything
  * else unexpected (a closed connection, a body longer or shorter than its Content-Length, a chunked or
- * closing answer, no answer within 60 s) ends the program with status 2 and a message, never a figure. */
+ * closing answer, no answer within 60 s) ends the program with status 2 and a message, never a figure.
+ *
+ *     drops --moves PORT PLAN START STOP
+ *
+ * The load of `make bench-peer` against peer.c, the hand-written C peer (libmicrohttpd + SQLite): each turn
+ * one `POST /move` of the client's next own row (in turn, as above) to a random list at a random index among
+ * the rows it believes that list holds, in a closed loop, timing every move. The plan's second line is
+ * `sizes <rows>...`, each list's rows at START; a client keeps them from its own moves and from the peer's
+ * answers (each says how many rows the target list has), so an index gone stale by another client's moves
+ * is refused (409) now and then, counted as refused_drop and followed by the next turn. No CSRF cookie is
+ * fetched; begins and ends are not sent (their counts stay 0). Any answer but 200 or 409 fails the run. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +57,7 @@ struct client {
     int count;     /* own rows */
     char **rows;
     int *where;    /* the list (index into lists) each own row is in */
+    long *sizes;   /* with --moves: the rows it believes each list holds */
     int fd;
     char *buffer;  /* one answer at a time: head, then body */
     size_t capacity, used;
@@ -59,6 +70,8 @@ struct client {
 
 static char **lists;
 static int list_count;
+static long *sizes; /* with --moves: each list's rows at START (the plan's `sizes` line) */
+static int moves;
 static unsigned port;
 static int client_count;
 static double start_at, stop_at, rate;
@@ -91,15 +104,18 @@ static void sleep_until(double when) {
     while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR) {}
 }
 
-/* 32 hex digits, like Python's secrets.token_hex(16): splitmix64 seeded from getrandom, so tokens and
- * ops never repeat across clients or runs (a repeated op would be answered from the server's record). */
+/* splitmix64, seeded from getrandom. */
+static uint64_t next_random(struct client *c) {
+    uint64_t z = (c->random += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* 32 hex digits, like Python's secrets.token_hex(16): random, so tokens and ops never repeat across
+ * clients or runs (a repeated op would be answered from the server's record). */
 static void token(struct client *c, char out[33]) {
-    for (int half = 0; half < 2; half++) {
-        uint64_t z = (c->random += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        snprintf(out + 16 * half, 17, "%016llx", (unsigned long long)(z ^ (z >> 31)));
-    }
+    for (int half = 0; half < 2; half++) snprintf(out + 16 * half, 17, "%016llx", (unsigned long long)next_random(c));
 }
 
 static void receive(struct client *c) {
@@ -121,7 +137,10 @@ static int exchange(struct client *c, const char *method, const char *path, cons
     char request[2048];
     int size = snprintf(request, sizeof request, "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nAccept-Encoding: identity\r\n",
                         method, path, port);
-    if (json) /* the headers of clients.session(), and the body in the same send (no Nagle wait) */
+    if (json && moves) /* peer.c's form body, nothing else */
+        size += snprintf(request + size, sizeof request - size,
+                         "Content-Length: %zu\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n%s", strlen(json), json);
+    else if (json) /* the headers of clients.session(), and the body in the same send (no Nagle wait) */
         size += snprintf(request + size, sizeof request - size,
                          "Content-Length: %zu\r\nContent-Type: application/json\r\nX-CSRF-Token: %s\r\n"
                          "Cookie: dragboard_csrf=%s\r\nOrigin: http://127.0.0.1:%u\r\nSec-Fetch-Site: same-origin\r\n\r\n%s",
@@ -183,6 +202,48 @@ static int has_changes(const char *body) {
     return *at != ']';
 }
 
+static void record(struct client *c, double latency) {
+    if (c->measured == c->room) {
+        c->room = c->room ? 2 * c->room : 1024;
+        if (!(c->latencies = realloc(c->latencies, c->room * sizeof *c->latencies))) fail(c, "out of memory");
+    }
+    c->latencies[c->measured++] = latency;
+}
+
+/* The number after `"rows":` in peer.c's answer. */
+static long rows_in(const struct client *c, const char *body) {
+    const char *at = strstr(body, "\"rows\":");
+    if (!at) fail(c, "no rows in peer.c's answer %.80s", body);
+    return strtol(at + 7, NULL, 10);
+}
+
+/* --moves: the closed loop against peer.c (see the top). */
+static void move_rows(struct client *c) {
+    char *answer, body[512];
+    for (long turn = c->seed; c->count && wall_now() < stop_at;) {
+        turn++;
+        int item = (int)(turn % c->count), target = (int)(next_random(c) % (uint64_t)list_count);
+        int same = c->where[item] == target;
+        long among = c->sizes[target] - same; /* the rows beside it in the target: index 0..among */
+        long index = (long)(next_random(c) % (uint64_t)(among > 0 ? among + 1 : 1));
+        snprintf(body, sizeof body, "item=%s&list=%s&index=%ld", c->rows[item], lists[target], index);
+        double started = monotonic_ms();
+        int status = exchange(c, "POST", "/move", body, &answer);
+        record(c, monotonic_ms() - started);
+        if (status == 200) {
+            c->changed++;
+            c->sizes[c->where[item]]--;
+            c->where[item] = target;
+            c->sizes[target] = rows_in(c, answer);
+        } else if (status == 409) {
+            c->refused_drop++;
+            c->sizes[target] = rows_in(c, answer) + same;
+        } else {
+            fail(c, "POST /move %s answered %d: %.80s", body, status, answer);
+        }
+    }
+}
+
 static void *run(void *argument) {
     struct client *c = argument;
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port)};
@@ -196,6 +257,12 @@ static void *run(void *argument) {
     setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
     if (getrandom(&c->random, sizeof c->random, 0) != sizeof c->random) fail(c, "getrandom: %s", strerror(errno));
     char *answer, path[128], body[1024], session[33], op[33], location[256];
+    if (moves) {
+        sleep_until(start_at);
+        move_rows(c);
+        close(c->fd);
+        return NULL;
+    }
     int status = exchange(c, "GET", "/", NULL, &answer);
     if (status != 200 || strlen(c->csrf) != 32) fail(c, "GET / answered %d without a dragboard_csrf cookie", status);
     sleep_until(start_at);
@@ -224,11 +291,7 @@ static void *run(void *argument) {
         double started = monotonic_ms();
         status = exchange(c, "POST", path, body, &answer);
         double took = monotonic_ms() - started;
-        if (c->measured == c->room) {
-            c->room = c->room ? 2 * c->room : 1024;
-            if (!(c->latencies = realloc(c->latencies, c->room * sizeof *c->latencies))) fail(c, "out of memory");
-        }
-        c->latencies[c->measured++] = took;
+        record(c, took);
         if (status == 200 && has_changes(answer)) { c->changed++; c->where[item] = target; }
         else c->refused_drop++;
         snprintf(path, sizeof path, "/api/sessions/%s/end", session);
@@ -266,6 +329,13 @@ static struct client *plan(char *text, int *clients) {
     char **head = calloc(64, sizeof *head);
     if (!line || (list_count = words(line, head, 64) - 1) < 1 || strcmp(head[0], "lists")) fail(NULL, "plan: no lists line");
     lists = head + 1;
+    if (moves) {
+        char **word = calloc((size_t)list_count + 2, sizeof *word);
+        if (!(line = strtok_r(NULL, "\n", &save)) || words(line, word, list_count + 2) != list_count + 1 || strcmp(word[0], "sizes"))
+            fail(NULL, "plan: no `sizes` line with one count per list");
+        sizes = calloc((size_t)list_count, sizeof *sizes);
+        for (int k = 0; k < list_count; k++) sizes[k] = strtol(word[k + 1], NULL, 10);
+    }
     struct client *all = NULL;
     for (*clients = 0; (line = strtok_r(NULL, "\n", &save)); ++*clients) {
         if (!(all = realloc(all, (*clients + 1) * sizeof *all))) fail(NULL, "out of memory");
@@ -286,6 +356,10 @@ static struct client *plan(char *text, int *clients) {
             for (c->where[k] = 0; c->where[k] < list_count && strcmp(lists[c->where[k]], equals + 1); c->where[k]++) {}
             if (c->where[k] == list_count) fail(NULL, "plan: row %s is in %s, not a target", c->rows[k], equals + 1);
         }
+        if (moves) {
+            if (!(c->sizes = malloc((size_t)list_count * sizeof *c->sizes))) fail(NULL, "out of memory");
+            memcpy(c->sizes, sizes, (size_t)list_count * sizeof *sizes);
+        }
         c->capacity = 64 * 1024;
         if (!(c->buffer = malloc(c->capacity))) fail(NULL, "out of memory");
     }
@@ -300,7 +374,11 @@ static double cpu_seconds(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5 && argc != 6) fail(NULL, "usage: drops PORT PLAN START STOP [RATE]");
+    if ((moves = argc > 1 && !strcmp(argv[1], "--moves"))) {
+        argv++;
+        if (--argc != 5) fail(NULL, "usage: drops --moves PORT PLAN START STOP");
+    }
+    if (argc != 5 && argc != 6) fail(NULL, "usage: drops PORT PLAN START STOP [RATE] | drops --moves PORT PLAN START STOP");
     port = (unsigned)atoi(argv[1]);
     start_at = atof(argv[3]);
     stop_at = atof(argv[4]);
