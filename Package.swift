@@ -70,6 +70,7 @@ let package = Package(
                 "Dragboard",
                 "DragAndDrop",
                 "JSONWriting",
+                "Passwords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

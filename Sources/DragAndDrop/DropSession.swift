@@ -18,10 +18,21 @@ public struct DropSession: Sendable {
     /// Who drags and their roles, when the app knows people (see ``SessionEngine/setUser(_:)``).
     public internal(set) var user: DragUser?
 
+    /// Every type some representation of some item conforms to: delegates ask
+    /// ``hasItemsConforming(toTypeIdentifiers:)`` for every target of a proposal table, twice.
+    private let conformances: Set<TypeIdentifier>
+
     public init(items: [DragItem], localDragSession: DragSession?, registry: TypeRegistry = .standard) {
         self.items = items
         self.localDragSession = localDragSession
         self.registry = registry
+        var conformances: Set<TypeIdentifier> = []
+        for item in items {
+            for representation in item.itemProvider.representations {
+                conformances.formUnion(registry.conformances(of: representation.typeIdentifier))
+            }
+        }
+        self.conformances = conformances
     }
 
     /// Whether a move is possible at all: only inside the app that started the drag, and only when its delegate allows it.
@@ -29,7 +40,7 @@ public struct DropSession: Sendable {
 
     /// True if at least one item has a representation conforming to one of `typeIdentifiers`.
     public func hasItemsConforming(toTypeIdentifiers typeIdentifiers: [TypeIdentifier]) -> Bool {
-        items.contains { item in typeIdentifiers.contains { item.itemProvider.hasItemConforming(toTypeIdentifier: $0, in: registry) } }
+        typeIdentifiers.contains { conformances.contains($0) }
     }
 
     /// True if at least one item can be read as `Object`.

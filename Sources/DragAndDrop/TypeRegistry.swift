@@ -62,6 +62,11 @@ public struct TypeRegistry: Sendable {
         identifier == other || ancestors[identifier]?.contains(other) == true
     }
 
+    /// `identifier` and every type it conforms to.
+    public func conformances(of identifier: TypeIdentifier) -> Set<TypeIdentifier> {
+        (ancestors[identifier] ?? []).union([identifier])
+    }
+
     /// True when `identifier` conforms to at least one of `others`.
     public func conforms(_ identifier: TypeIdentifier, toAnyOf others: [TypeIdentifier]) -> Bool {
         others.contains { conforms(identifier, to: $0) }

@@ -14,7 +14,7 @@ ALLOWED = {
     "MicroHTTPTesting": set(),
     "MicroHTTP": {"CMicroHTTPD", "JSONWriting", "Logging"},
     "Dragboard": {"DragAndDrop"},
-    "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "GRDB"},
+    "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "Passwords", "GRDB"},
     "DragboardPostgres": {"DragboardStore", "PostgresNIO", "NIOCore", "Logging"},
     "Passwords": {"CSodium"},
     "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging", "Passwords",

@@ -2,6 +2,7 @@ import DragAndDrop
 import Dragboard
 import DragboardStore
 import Foundation
+import Passwords
 import Synchronization
 
 extension BoardService {

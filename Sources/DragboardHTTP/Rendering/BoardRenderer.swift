@@ -89,7 +89,9 @@ public struct BoardRenderer: Sendable {
     /// One row, as inserted by the browser after a drop; `contents` are a container's rows (it
     /// shows the first ``BoardKit/rowWindow`` of them).
     public func row(_ item: ItemRecord, contents: [ItemRecord], labels: BoardLabels = BoardLabels()) -> String {
-        library.render(rowView(item, contents: Array(contents.prefix(kit.rowWindow)), total: contents.count, labels: labels), withTemplate: "row") ?? ""
+        // Through the compiled row template where it applies, as a page's rows are: a drop's answer
+        // renders its rows on every drop.
+        rowsHTML([rowView(item, contents: Array(contents.prefix(kit.rowWindow)), total: contents.count, labels: labels)])
     }
 
     /// Rows following others in a list or container, as the browser appends them while a list scrolls.
@@ -137,9 +139,14 @@ public struct BoardRenderer: Sendable {
                        badges: badges(of: record, labels: labels), drag: recipes.covers(record) ? "" : dragData(item))
     }
 
+    /// One row through swift-mustache's `row` template.
+    func mustacheRow(_ row: RowView) -> String {
+        library.render(row, withTemplate: "row") ?? ""
+    }
+
     /// The rows of a list, one after another, as `{{#rows}}{{> row}}{{/rows}}` renders them.
     func rowsHTML(_ rows: [RowView]) -> String {
-        guard let rowTemplate else { return rows.map { library.render($0, withTemplate: "row") ?? "" }.joined() }
+        guard let rowTemplate else { return rows.map(mustacheRow).joined() }
         var out: [UInt8] = []
         out.reserveCapacity(rows.count * 640)
         for row in rows { rowTemplate.render(row, into: &out) }

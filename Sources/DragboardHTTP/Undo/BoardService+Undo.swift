@@ -2,6 +2,7 @@ import Dragboard
 import DragboardStore
 import Foundation
 import JSONWriting
+import Passwords
 
 extension BoardService {
     /// What an undo or redo answers: like an edit (the version and the changes, applied by the

@@ -1,5 +1,6 @@
 import Dragboard
 import Foundation
+import Passwords
 
 /// A signed-in browser: whose it is and the CSRF token its pages carry.
 public struct SignIn: Sendable, Hashable {

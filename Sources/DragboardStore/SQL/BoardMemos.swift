@@ -65,26 +65,27 @@ package final class BoardMemos: Sendable {
         let answers = answers.count <= answerLimit ? answers : Dictionary(uniqueKeysWithValues: answers.prefix(answerLimit).map { ($0.key, $0.value) })
         state.withLock { state in
             state.clock += 1
-            guard state.boards[board] != nil else {
+            // Taken out while it changes, so its states are not copied and `board` is hashed twice in all.
+            guard var kept = state.boards.removeValue(forKey: board) else {
                 state.boards[board] = Board(states: [Snapshot(mark: mark, answers: answers)], lastUse: state.clock)
                 if state.boards.count > boardLimit, let oldest = state.boards.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
                     state.boards[oldest] = nil
                 }
                 return
             }
-            state.boards[board]?.lastUse = state.clock
-            if let index = state.boards[board]?.states.firstIndex(where: { $0.mark == mark }) {
+            defer { state.boards[board] = kept }
+            kept.lastUse = state.clock
+            if let index = kept.states.firstIndex(where: { $0.mark == mark }) {
                 // Mutated in place (no copy unless a transaction still holds the answers).
-                for (key, entry) in answers where (state.boards[board]?.states[index].answers.count ?? 0) < answerLimit
-                    || state.boards[board]?.states[index].answers[key] != nil {
-                    state.boards[board]?.states[index].answers[key] = entry
+                for (key, entry) in answers where kept.states[index].answers.count < answerLimit || kept.states[index].answers[key] != nil {
+                    kept.states[index].answers[key] = entry
                 }
                 return
             }
             // Newest version first; past the limit the oldest goes (a late read's own, maybe).
-            let position = state.boards[board]?.states.firstIndex { $0.mark.version < mark.version } ?? state.boards[board]?.states.count ?? 0
-            state.boards[board]?.states.insert(Snapshot(mark: mark, answers: answers), at: position)
-            if let count = state.boards[board]?.states.count, count > stateLimit { state.boards[board]?.states.removeLast() }
+            let position = kept.states.firstIndex { $0.mark.version < mark.version } ?? kept.states.count
+            kept.states.insert(Snapshot(mark: mark, answers: answers), at: position)
+            if kept.states.count > stateLimit { kept.states.removeLast() }
         }
     }
 

@@ -45,13 +45,18 @@ extension ReadMemo {
     private func keep(board: String, at mark: BoardMark, stamp: Int, now: Bool) {
         guard let shared, let lists = answer(StoreQueries.listsKey(board), at: stamp, as: [ListRecord].self) else { return }
         let ids = Set(lists.map(\.id))
-        // The seed is about this board alone, as it was left.
-        var kept = seed.flatMap { $0.board == board && $0.stamp == stamp ? $0.answers : nil } ?? [:]
+        // The seed is about this board alone, as it was left. Still packed and good at the mark it
+        // was found at, it is what the memos keep there already: only what this transaction learnt
+        // goes (most reads learn nothing, and then nothing is kept at all).
+        let seed = self.seed.flatMap { $0.board == board && $0.stamp == stamp ? $0 : nil }
+        let seedIsKept = seed?.stale.isEmpty == true && boards.found[board]?.mark == mark
+        var kept = seedIsKept ? [:] : seed?.good ?? [:]
         for (key, known) in answers where known.stamp == stamp && known.scope.isWhollyAbout(board, lists: ids) {
             kept[key] = BoardMemos.Entry(value: known.value, scope: known.scope)
         }
         kept[Self.versionKey(board)] = nil  // what the next transaction reads to find this
         boards.leaving.removeAll { $0.board == board }
+        if kept.isEmpty && seedIsKept { return }
         if now {
             shared.keep(kept, board: board, at: mark)
         } else {

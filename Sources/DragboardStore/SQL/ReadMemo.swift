@@ -22,8 +22,9 @@ package final class ReadMemo {
     }
 
     var answers: [String: Answer] = [:]
-    /// What an earlier transaction left of a board, good at ``Seed/stamp``: looked up where `answers`
-    /// has nothing, never copied unless a move needs to sort it (most transactions only read it).
+    /// What an earlier transaction left of a board, good at ``Seed/stamp`` but for ``Seed/stale``:
+    /// looked up where `answers` has nothing, never copied (it is shared with ``BoardMemos``); writes
+    /// carry it over whole, marking what they made old.
     var seed: Seed?
     /// Where answers about a board outlive this transaction (nil: nowhere).
     let shared: BoardMemos?
@@ -34,6 +35,18 @@ package final class ReadMemo {
         var board: String
         var stamp: Int
         var answers: [String: BoardMemos.Entry]
+        /// Answers a write since made old.
+        var stale: Set<String> = []
+
+        func entry(_ key: String) -> BoardMemos.Entry? {
+            guard let entry = answers[key], stale.isEmpty || !stale.contains(key) else { return nil }
+            return entry
+        }
+
+        /// The answers still good (a copy: only where the seed is left as another state of the board).
+        var good: [String: BoardMemos.Entry] {
+            stale.isEmpty ? answers : answers.filter { !stale.contains($0.key) }
+        }
     }
 
     package init(shared: BoardMemos? = nil) {
@@ -44,7 +57,7 @@ package final class ReadMemo {
     /// ``SQLConnection/totalChangesCount`` now).
     func answer<Value>(_ key: String, at stamp: Int, as type: Value.Type) -> Value? {
         if let known = answers[key], known.stamp == stamp { return known.value as? Value }
-        guard let seed, seed.stamp == stamp, let entry = seed.answers[key] else { return nil }
+        guard let seed, seed.stamp == stamp, let entry = seed.entry(key) else { return nil }
         return entry.value as? Value
     }
 
@@ -55,19 +68,37 @@ package final class ReadMemo {
     /// After writes that changed none of the rows remembered (a change's bookkeeping): what was
     /// good at `stamp` is good at `now`, except under `stale`.
     func carry(from stamp: Int, to now: Int, except stale: Set<String>) {
-        unpackSeed(at: stamp)
-        for (key, known) in answers where known.stamp == stamp && !stale.contains(key) {
-            answers[key]?.stamp = now
+        if var seed, seed.stamp == stamp {
+            seed.stamp = now
+            seed.stale.formUnion(stale.filter { seed.answers[$0] != nil })
+            self.seed = seed
+        } else {
+            seed = nil
         }
+        restamp(from: stamp, to: now) { key, _ in !stale.contains(key) }
         for key in stale { answers[key] = nil }
     }
 
     /// After a move that wrote only `write`'s rows: what was good at `stamp` and depends on none of
     /// them is good at `now`.
     func carry(from stamp: Int, to now: Int, sparing write: RowWrite) {
-        unpackSeed(at: stamp)
-        for (key, known) in answers where known.stamp == stamp && !known.scope.isChanged(by: write) {
-            answers[key]?.stamp = now
+        if var seed, seed.stamp == stamp {
+            seed.stamp = now
+            for (key, entry) in seed.answers where entry.scope.isChanged(by: write) { seed.stale.insert(key) }
+            self.seed = seed
+        } else {
+            seed = nil
+        }
+        restamp(from: stamp, to: now) { _, known in !known.scope.isChanged(by: write) }
+    }
+
+    /// Moves the answers good at `stamp` that `holds` to `now`, in place (by index: no key is hashed).
+    private func restamp(from stamp: Int, to now: Int, where holds: (String, Answer) -> Bool) {
+        var index = answers.startIndex
+        while index != answers.endIndex {
+            let (key, known) = answers[index]
+            if known.stamp == stamp && holds(key, known) { answers.values[index].stamp = now }
+            answers.formIndex(after: &index)
         }
     }
 
@@ -76,7 +107,7 @@ package final class ReadMemo {
         guard let seed else { return }
         self.seed = nil
         guard seed.stamp == stamp else { return }
-        for (key, entry) in seed.answers where answers[key]?.stamp != stamp {
+        for (key, entry) in seed.good where answers[key]?.stamp != stamp {
             answers[key] = Answer(stamp: stamp, value: entry.value, scope: entry.scope)
         }
     }

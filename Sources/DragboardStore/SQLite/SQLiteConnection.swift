@@ -72,9 +72,11 @@ final class SQLiteConnection: SQLConnection {
 extension SQLArguments {
     /// The values as GRDB binds them.
     var statementArguments: StatementArguments {
-        StatementArguments(values.map { value -> DatabaseValue in
+        // As existentials: GRDB maps a sequence of a concrete type through a key path it builds at
+        // run time on every call (about 15k instructions a statement).
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
             switch value {
-            case .null: .null
+            case .null: DatabaseValue.null
             case .integer(let int): int.databaseValue
             case .real(let double): double.databaseValue
             case .text(let string): string.databaseValue

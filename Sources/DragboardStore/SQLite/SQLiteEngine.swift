@@ -31,6 +31,7 @@ final class SQLiteEngine: StoreEngine {
         config.prepareDatabase { db in
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         dbPool = try DatabasePool(path: path, configuration: config)
         groupCommit = GroupCommit(writer: dbPool, memos: memos)
@@ -53,12 +54,21 @@ final class SQLiteEngine: StoreEngine {
     }
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try dbPool.read { db in
-            let connection = SQLiteConnection(db, memos: memos)
-            let value = try body(connection)
-            connection.memo.publish(at: connection.totalChangesCount)
-            return value
-        }
+        try dbPool.read { db in try reading(db, body) }
+    }
+
+    /// One statement is its own snapshot in WAL mode: no `BEGIN` and `COMMIT` around it (the gate
+    /// asks one on every request).
+    func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try dbPool.unsafeRead { db in try reading(db, body) }
+    }
+
+    /// `body` on a reader, and what it read left for the next transactions.
+    private func reading<T>(_ db: Database, _ body: (any SQLConnection) throws -> T) throws -> T {
+        let connection = SQLiteConnection(db, memos: memos)
+        let value = try body(connection)
+        connection.memo.publish(at: connection.totalChangesCount)
+        return value
     }
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {

@@ -1,5 +1,6 @@
 import Dragboard
 import Foundation
+import Passwords
 import Synchronization
 
 extension BoardStore {
