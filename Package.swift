@@ -72,6 +72,7 @@ let package = Package(
                 "JSONWriting",
                 "Passwords",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

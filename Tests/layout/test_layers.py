@@ -14,7 +14,7 @@ ALLOWED = {
     "MicroHTTPTesting": set(),
     "MicroHTTP": {"CMicroHTTPD", "JSONWriting", "Logging"},
     "Dragboard": {"DragAndDrop"},
-    "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "Passwords", "GRDB"},
+    "DragboardStore": {"Dragboard", "DragAndDrop", "JSONWriting", "Passwords", "GRDB", "GRDBSQLite"},
     "DragboardPostgres": {"DragboardStore", "PostgresNIO", "NIOCore", "Logging"},
     "Passwords": {"CSodium"},
     "DragboardHTTP": {"Dragboard", "DragAndDrop", "DragboardStore", "JSONWriting", "MicroHTTP", "Mustache", "Logging", "Passwords",

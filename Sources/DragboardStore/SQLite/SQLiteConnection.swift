@@ -15,20 +15,12 @@ final class SQLiteConnection: SQLConnection {
         if arguments.values.isEmpty {
             try db.execute(sql: sql)
         } else {
-            try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
+            _ = try step(sql, arguments)
         }
     }
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
-        let statement = try db.cachedStatement(sql: sql)
-        let columns = statement.columnNames
-        // A cursor's row is a view of the statement, read in place: only the values are copied.
-        let cursor = try Row.fetchCursor(statement, arguments: arguments.statementArguments)
-        var rows: [SQLRow] = []
-        while let row = try cursor.next() {
-            rows.append(SQLRow(columns: columns, values: row.databaseValues.map(\.sqlValue)))
-        }
-        return rows
+        try step(sql, arguments)
     }
 
     /// A write transaction on SQLite excludes every other writer already.
@@ -66,23 +58,6 @@ final class SQLiteConnection: SQLConnection {
             throw error
         }
         return result!
-    }
-}
-
-extension SQLArguments {
-    /// The values as GRDB binds them.
-    var statementArguments: StatementArguments {
-        // As existentials: GRDB maps a sequence of a concrete type through a key path it builds at
-        // run time on every call (about 15k instructions a statement).
-        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
-            switch value {
-            case .null: DatabaseValue.null
-            case .integer(let int): int.databaseValue
-            case .real(let double): double.databaseValue
-            case .text(let string): string.databaseValue
-            case .blob(let data): data.databaseValue
-            }
-        })
     }
 }
 
