@@ -25,7 +25,7 @@ extension SQLiteConnection {
                 for index in 0..<count { values.append(DatabaseValue(sqliteStatement: handle, index: index).sqlValue) }
                 rows.append(SQLRow(columns: columns, values: values))
             case let code:
-                throw failure(code, sql, arguments)
+                throw failure(code, sql)
             }
         }
     }
@@ -46,12 +46,12 @@ extension SQLiteConnection {
             case .text(let string): sqlite3_bind_text(handle, index, string, -1, Self.transient)
             case .blob(let data): data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), Self.transient) }
             }
-            guard code == SQLITE_OK else { throw failure(code, sql, arguments) }
+            guard code == SQLITE_OK else { throw failure(code, sql) }
         }
         return handle
     }
 
-    private func failure(_ code: CInt, _ sql: String, _ arguments: SQLArguments) -> DatabaseError {
+    private func failure(_ code: CInt, _ sql: String) -> DatabaseError {
         DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
     }
 
