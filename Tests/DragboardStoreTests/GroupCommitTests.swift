@@ -15,7 +15,7 @@ import Testing
     /// returned semaphore is signalled: everything submitted meanwhile queues for the next batch.
     private func holdWriter(_ store: BoardStore, _ finished: DispatchGroup) -> DispatchSemaphore {
         let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async(group: finished) {
+        onOwnThread(finished) {
             _ = try? store.perform(operationID: "gate", fingerprint: "g") { tx in
                 try tx.setTitle("d", "Gate")
                 inside.signal()
@@ -28,9 +28,10 @@ import Testing
     }
 
     /// Waits (a deadlock guard only) until `count` operations are queued behind the running batch.
-    private func waitUntilQueued(_ store: BoardStore, _ count: Int) {
-        let deadline = Date() + 30
+    private func waitUntilQueued(_ store: BoardStore, _ count: Int) throws {
+        let deadline = Date() + 120
         while store.groupCommit.queuedCount < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        try #require(store.groupCommit.queuedCount >= count, "\(count) operations never queued behind the writer")
     }
 
     @Test func concurrentOperationsLandExactlyOnceWithConsecutiveVersions() throws {
@@ -79,7 +80,7 @@ import Testing
         let finished = DispatchGroup(), release = holdWriter(store, finished)
         let answers = Mutex<[String: Result<OperationResult, any Error>]>([:])
         func submit(_ name: String, _ work: @escaping @Sendable () throws -> OperationResult) {
-            DispatchQueue.global().async(group: finished) {
+            onOwnThread(finished) {
                 let result = Result { try work() }
                 answers.withLock { $0[name] = result }
             }
@@ -107,7 +108,7 @@ import Testing
             }
         }
         submit("replay") { try store.perform(operationID: "earlier", fingerprint: "f") { _ in "ran again" } }
-        waitUntilQueued(store, titles.count + 2)
+        try waitUntilQueued(store, titles.count + 2)
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
         #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= titles.count + 2)
@@ -139,16 +140,16 @@ import Testing
         let finished = DispatchGroup(), release = holdWriter(store, finished)
         let answers = Mutex<[Result<OperationResult, any Error>]>([])
         for _ in 0..<3 {
-            DispatchQueue.global().async(group: finished) {
+            onOwnThread(finished) {
                 let result = Result { try store.perform(operationID: "once", fingerprint: "f") { tx in try tx.setTitle("a", "Twice"); return "again" } }
                 answers.withLock { $0.append(result) }
             }
         }
-        DispatchQueue.global().async(group: finished) {
+        onOwnThread(finished) {
             let result = Result { try store.perform(operationID: "once", fingerprint: "other") { _ in "reused" } }
             answers.withLock { $0.append(result) }
         }
-        waitUntilQueued(store, 4)
+        try waitUntilQueued(store, 4)
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
         let results = answers.withLock { $0 }
@@ -169,14 +170,14 @@ import Testing
         // Queued behind the gate: the first one's thread commits the next batch, the others included.
         let owners = ["first", "second", "third"]
         for (number, owner) in owners.enumerated() {
-            DispatchQueue.global().async(group: finished) {
+            onOwnThread(finished) {
                 _ = try? store.perform(operationID: owner, fingerprint: "f") { tx in
                     tx.recordUndo(for: owner, actionName: "Rename to \(owner)")
                     try tx.setTitle(["a", "b", "c"][number], owner)
                     return owner
                 }
             }
-            waitUntilQueued(store, number + 1)
+            try waitUntilQueued(store, number + 1)
         }
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only

@@ -179,7 +179,7 @@ import Testing
         for _ in 0..<3 {
             inside.enter()
             done.enter()
-            DispatchQueue.global().async {
+            onOwnThread {
                 _ = try? t.store.engine.read { _ in inside.leave(); release.wait() }
                 done.leave()
             }

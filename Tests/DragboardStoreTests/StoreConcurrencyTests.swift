@@ -54,7 +54,7 @@ import Testing
             try tx.setTitle("a", "Renamed")
             // A read from another thread while this transaction is open: it answers the last
             // committed state at once (a queue would make it wait for this very transaction).
-            DispatchQueue.global().async {
+            onOwnThread {
                 seen.withLock { $0 = try? t.store.version() }
                 done.signal()
             }
@@ -76,7 +76,7 @@ import Testing
             return {
                 // ...and formatted after its commit: the next operation commits meanwhile.
                 let next = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
+                onOwnThread {
                     _ = try? store.perform(operationID: "second", fingerprint: "f") { tx in try tx.setTitle("a", "Second"); return "" }
                     next.signal()
                 }

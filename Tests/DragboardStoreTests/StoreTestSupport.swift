@@ -79,3 +79,15 @@ extension BoardStore {
     var groupCommit: GroupCommit { sqlite.groupCommit }
     static var migrator: DatabaseMigrator { SQLiteEngine.migrator }
 }
+
+/// Runs `body` on a thread of its own, inside `group` when one is given. Tests that block threads
+/// on purpose use it rather than Dispatch's global queue: on Linux that pool grows only slowly
+/// past the core count, so on a loaded machine a blocked test's work could wait for a thread
+/// longer than the test waits for the work.
+func onOwnThread(_ group: DispatchGroup? = nil, _ body: @escaping @Sendable () -> Void) {
+    group?.enter()
+    Thread {
+        body()
+        group?.leave()
+    }.start()
+}
