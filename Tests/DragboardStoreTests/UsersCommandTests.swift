@@ -50,6 +50,28 @@ import Testing
         #expect(try temp.store.accounts().map(\.name) == ["alice"])
     }
 
+    /// A server running on the file (this store, which remembers who may do what) sees what the
+    /// command changed as soon as the command is done: it moves the count beside the database.
+    @Test func aRunningServerSeesTheCommandsChangesAtOnce() throws {
+        let temp = try TempStore(engine: .sqlite)
+        defer { temp.remove() }
+        let board = BoardStore.defaultBoardID
+        #expect(try !temp.store.hasAccounts())
+        #expect(try Self.users(["add", "alice"], database: temp.path, input: "correct horse battery\n").status == 0)
+        #expect(try temp.store.hasAccounts())
+
+        let alice = try #require(try temp.store.account(named: "alice")).account
+        try temp.store.setMember(named: "alice", role: .editor, on: board)
+        let token = String(repeating: "1", count: 64)
+        _ = try temp.store.startSignIn(alice, token: token, csrf: "c")
+        #expect(try temp.store.signIn(token: token, idleLimit: 3600)?.account == alice)
+        #expect(try temp.store.access(of: alice, on: board)?.role == .editor)
+        #expect(try Self.users(["set-password", "alice"], database: temp.path, input: "a new password\n").status == 0)
+        #expect(try temp.store.signIn(token: token, idleLimit: 3600) == nil)
+        #expect(try Self.users(["remove", "alice"], database: temp.path).status == 0)
+        #expect(try temp.store.access(of: alice, on: board)?.role == nil)
+    }
+
     @Test func badInputIsRefusedWithWordsAndChangesNothing() throws {
         let temp = try TempStore(seeded: false)
         defer { temp.remove() }

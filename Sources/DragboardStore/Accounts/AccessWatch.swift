@@ -10,18 +10,40 @@ import Synchronization
 /// whoever made the change; the process that made it moves it at once) and when listening starts
 /// or stops (a notice may have been missed meanwhile). While not listening there is no epoch, and
 /// every request asks the database.
+///
+/// On SQLite the notices are an ``AccessSignal``'s count, which every process that changes access
+/// moves once the change committed: the watch always listens, and the epoch moves when the count did.
 package final class AccessWatch: Sendable {
     private struct State {
         var isListening = false
         var epoch = 0
+        /// The signal's count when the epoch last moved for it.
+        var heard: UInt64 = 0
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    private let signal: AccessSignal?
 
-    package init() {}
+    /// A watch that listens once told so (``setListening(_:)``), to notices it is told of (``changed()``).
+    package init() {
+        state = Mutex(State())
+        signal = nil
+    }
+
+    /// A watch that listens to `signal`.
+    init(heeding signal: AccessSignal) {
+        state = Mutex(State(isListening: true, heard: signal.value))
+        self.signal = signal
+    }
 
     /// The epoch now; nil while not listening.
     package var epoch: Int? {
-        state.withLock { $0.isListening ? $0.epoch : nil }
+        state.withLock { state in
+            if let count = signal?.value, count != state.heard {
+                state.heard = count
+                state.epoch += 1
+            }
+            return state.isListening ? state.epoch : nil
+        }
     }
 
     /// Listening started (once its `LISTEN` was answered) or stopped.

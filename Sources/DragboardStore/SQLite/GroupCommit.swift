@@ -21,10 +21,12 @@ final class GroupCommit: Sendable {
     private let writer: SQLiteEngine.Writer
 
     private let memos: BoardMemos
+    private let accessChanges: AccessChanges
 
-    init(writer: SQLiteEngine.Writer, memos: BoardMemos) {
+    init(writer: SQLiteEngine.Writer, memos: BoardMemos, accessChanges: AccessChanges) {
         self.writer = writer
         self.memos = memos
+        self.accessChanges = accessChanges
     }
 
     /// How many operations the largest batch so far held (for tests and diagnostics).
@@ -70,6 +72,7 @@ final class GroupCommit: Sendable {
     /// transaction itself (its `COMMIT`, say) is everyone's.
     private func commit(_ batch: [StoreOperation]) {
         largestBatch.max(batch.count)
+        defer { accessChanges.writeEnded() }
         do {
             let committed = try writer.writeWithoutTransaction { db in
                 let connection = SQLiteConnection(db, memos: memos)

@@ -15,6 +15,9 @@ final class SQLiteEngine: StoreEngine {
     let dbPool: DatabasePool
     let groupCommit: GroupCommit
     let memos = BoardMemos()
+    /// Changes to who may do what, told to every process on the file (see ``AccessChanges``).
+    let accessChanges: AccessChanges
+    var accessWatch: AccessWatch? { accessChanges.watch }
     let description: String
     /// One process owns the file.
     var isShared: Bool { false }
@@ -34,7 +37,8 @@ final class SQLiteEngine: StoreEngine {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         dbPool = try DatabasePool(path: path, configuration: config)
-        groupCommit = GroupCommit(writer: dbPool, memos: memos)
+        accessChanges = try AccessChanges(beside: path)
+        groupCommit = GroupCommit(writer: dbPool, memos: memos, accessChanges: accessChanges)
         description = "SQLite file \(path)"
         // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
         // `synchronous=NORMAL`: raise the writer (the only connection that commits) again.
@@ -43,6 +47,7 @@ final class SQLiteEngine: StoreEngine {
         guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
         guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
         try Self.migrator.migrate(dbPool)
+        try dbPool.writeWithoutTransaction { db in try accessChanges.install(on: db) }
     }
 
     /// The journal mode and synchronous level in effect on the connection that commits.
@@ -73,6 +78,7 @@ final class SQLiteEngine: StoreEngine {
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         var written: (memo: ReadMemo, stamp: Int)?
+        defer { accessChanges.writeEnded() }
         let value = try dbPool.write { db in
             let connection = SQLiteConnection(db, memos: memos)
             let value = try body(connection)

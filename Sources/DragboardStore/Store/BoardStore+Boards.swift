@@ -60,7 +60,7 @@ extension BoardTransaction {
     /// Deletes this board with its lists and their rows (the foreign keys cascade).
     public func deleteBoard() throws {
         if journal.isRecording {
-            let record = try board()
+            _ = try board()  // throws for an unknown board
             for list in try lists() { try journalListDeletion(list.id) }
             journal.append(.board(before: try boardState(), after: nil))
         }
