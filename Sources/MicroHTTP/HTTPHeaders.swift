@@ -66,12 +66,19 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// ASCII case-insensitive comparison (header names are ASCII tokens).
+    /// ASCII case-insensitive comparison (header names are ASCII tokens), over the bytes in place:
+    /// every request looks up a dozen names.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        let a = lhs.utf8, b = rhs.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                for index in a.indices {
+                    let x = a[index], y = b[index]
+                    guard x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) else { return false }
+                }
+                return true
+            }
         }
     }
 }

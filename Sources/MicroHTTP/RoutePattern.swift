@@ -26,10 +26,12 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         segments = parsed
     }
 
-    /// Splits a path into segments: `/` → `[]`, `/a//b/` → `["a", "", "b", ""]`.
+    /// Splits a path into segments: `/` → `[]`, `/a//b/` → `["a", "", "b", ""]`. On bytes (`/` is
+    /// ASCII): every request's path is split.
     static func split(_ path: some StringProtocol) -> [Substring] {
-        let trimmed = path.hasPrefix("/") ? Substring(path).dropFirst() : Substring(path)
-        return trimmed.isEmpty ? [] : trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        var bytes = Substring(path).utf8
+        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        return bytes.isEmpty ? [] : bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// Whether a path of `segmentCount` segments could match: exactly as many, or a wildcard covers the rest.

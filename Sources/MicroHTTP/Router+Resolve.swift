@@ -27,9 +27,9 @@ extension Router {
         var allowed: [HTTPMethod] = []
         for index in routes.indices {
             // Most routes differ in length from the path: ruled out before the route is copied or matched.
-            guard routes[index].pattern.canMatch(segmentCount: segments.count) else { continue }
+            guard routes[index].pattern.canMatch(segmentCount: segments.count),
+                  let parameters = routes[index].pattern.match(segments) else { continue }
             let route = routes[index]
-            guard let parameters = route.pattern.match(segments) else { continue }
             if !allowed.contains(route.method) { allowed.append(route.method) }
             let exact = route.method == method
             guard exact || (method == .head && route.method == .get) else { continue }

@@ -23,7 +23,7 @@ extension BoardService {
         guard !items.isEmpty else { return }
         var words: String?
         if !ended {
-            let titles = (try? store.read(board: entry.board) { tx in try items.compactMap { try? tx.item($0).title } }) ?? []
+            let titles = (try? store.read(board: entry.board) { tx in items.compactMap { try? tx.item($0).title } }) ?? []
             words = titles.count == 1 ? "\(name) is moving “\(titles[0])”" : "\(name) is moving \(items.count) cards"
         }
         let event = LiveEvent.Dragging(drag: String(SHA256.hex(Array(token.utf8)).prefix(16)), user: name, items: ended ? [] : items,
