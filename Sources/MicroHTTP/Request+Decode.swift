@@ -28,7 +28,9 @@ extension Request {
 
     /// Whether a media type is `application/json` or a `+json` suffix type, ignoring parameters.
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        var bytes = Substring(contentType).utf8
+        if let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) { bytes = bytes[..<semicolon] }
+        let mediaType = String(Substring(bytes.trimmingSpaceBytes())).lowercased()
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 

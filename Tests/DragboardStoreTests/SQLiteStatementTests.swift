@@ -42,4 +42,38 @@ import Testing
             #expect(try connection.rows(sql: "SELECT name FROM t WHERE id > ? ORDER BY id", arguments: [0]).map(\.values) == [[.text("a")], [.text("b")]])
         }
     }
+
+    /// Savepoints inside a transaction are prepared statements too: one that fails takes back its own
+    /// work only (nested ones within it too), one that succeeds leaves its work to the transaction.
+    @Test func aSavepointThatFailsInsideAnOperationTakesBackOnlyItsOwnWork() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        struct ChangedItsMind: Error {}
+        _ = try t.store.perform(operationID: "savepoints", fingerprint: "f") { tx in
+            try tx.setTitle("a", "Kept")
+            try tx.atomically { try tx.setTitle("e", "Released") }
+            do {
+                try tx.atomically {
+                    try tx.setTitle("b", "Taken back")
+                    try tx.atomically { try tx.setTitle("c", "Taken back with it") }
+                    throw ChangedItsMind()
+                }
+            } catch is ChangedItsMind {}
+            try tx.setTitle("d", "After")
+            return ""
+        }
+        #expect(try t.store.items(["a", "b", "c", "d", "e"]).map(\.title) == ["Kept", "B", "C", "After", "Released"])
+        // Outside a transaction, a savepoint opens one (GRDB's way), and a failure rolls it back whole.
+        try t.store.dbPool.writeWithoutTransaction { db in
+            let connection = SQLiteConnection(db)
+            #expect(throws: ChangedItsMind.self) {
+                try connection.inSavepoint {
+                    try connection.execute(sql: "UPDATE item SET title = ? WHERE id = ?", arguments: ["Never", "a"])
+                    throw ChangedItsMind()
+                }
+            }
+            #expect(!db.isInsideTransaction)
+        }
+        #expect(try t.store.items(["a"]).map(\.title) == ["Kept"])
+    }
 }
