@@ -50,11 +50,12 @@ public struct DropTargets: Sendable {
     /// Every target id, lists first.
     public var ids: [DropTargetID] { lists.map { .list($0.target.id) } + zones.map { .zone($0.target.id) } }
 
+    /// By index: only the match is copied out (a delegate is an existential, costly to copy).
     func list(_ id: String) -> (target: ListTarget, delegate: any ListDropDelegate)? {
-        lists.first { $0.target.id == id }
+        lists.indices.first { lists[$0].target.id == id }.map { lists[$0] }
     }
 
     func zone(_ id: String) -> (target: ZoneTarget, delegate: any DropZoneDelegate)? {
-        zones.first { $0.target.id == id }
+        zones.indices.first { zones[$0].target.id == id }.map { zones[$0] }
     }
 }

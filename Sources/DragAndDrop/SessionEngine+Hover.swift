@@ -37,8 +37,14 @@ extension SessionEngine {
     }
 
     private func listVariant(_ list: ListTarget, delegate: any ListDropDelegate, copyModifier: Bool) -> ProposalTable.Variant {
+        // The session as it is, unless the variant asks for another modifier (a copy of the session).
+        guard dropSession.isCopyModifierPressed != copyModifier else { return listVariant(list, delegate: delegate, session: dropSession) }
         var session = dropSession
         session.isCopyModifierPressed = copyModifier
+        return listVariant(list, delegate: delegate, session: session)
+    }
+
+    private func listVariant(_ list: ListTarget, delegate: any ListDropDelegate, session: DropSession) -> ProposalTable.Variant {
         var runs = ProposalRunBuilder()
         for run in delegate.dropProposals(for: session, in: list) {
             let destination = IndexPath(row: run.start, section: list.section)

@@ -24,9 +24,9 @@ package enum MemoScope: Sendable, Equatable {
     func isChanged(by write: RowWrite) -> Bool {
         switch self {
         case .board: false
-        case .list(let list): write.lists.contains(list)
+        case .list(let list): write.touches(list: list)
         case .allRows: true
-        case .containers(_, let lists, let kinds): !lists.isDisjoint(with: write.lists) || !kinds.isDisjoint(with: write.kinds)
+        case .containers(_, let lists, let kinds): write.lists.contains(where: lists.contains) || write.kinds.contains(where: kinds.contains)
         case .anything: true
         }
     }
@@ -43,8 +43,21 @@ package enum MemoScope: Sendable, Equatable {
 }
 
 /// The rows a move wrote: those of `lists` (where rows left and landed, with everything nested in
-/// them, and any rows a rebalance re-keyed there), the moved rows being of `kinds`.
+/// them, and any rows a rebalance re-keyed there), the moved rows being of `kinds`. A move touches
+/// a list or two: they are kept in arrays and compared, not hashed (a move checks every answer a
+/// transaction remembers against them).
 package struct RowWrite: Sendable {
-    var lists: Set<String>
-    var kinds: Set<String>
+    private(set) var lists: [String]
+    private(set) var kinds: [String]
+
+    init(lists: some Sequence<String>, kinds: some Sequence<String>) {
+        self.lists = []
+        self.kinds = []
+        for list in lists where !self.lists.contains(list) { self.lists.append(list) }
+        for kind in kinds where !self.kinds.contains(kind) { self.kinds.append(kind) }
+    }
+
+    func touches(list: String) -> Bool {
+        lists.contains(list)
+    }
 }

@@ -71,7 +71,7 @@ extension BoardTransaction {
             // The rows written (a rebalance's too) are those of the lists left and entered: what this
             // transaction knows of other lists holds.
             db.memo.carry(from: unwritten, to: db.totalChangesCount,
-                          sparing: RowWrite(lists: Set(items.map(\.listID)).union([gap.listID]), kinds: Set(items.map(\.kind))))
+                          sparing: RowWrite(lists: items.map(\.listID) + [gap.listID], kinds: items.map(\.kind)))
             // A rebalance re-keyed the rows around the gap: then their keys are not the gap's.
             if rebalancedRows.total == rebalanced { rememberNeighbours(of: zip(items, keys).map { OrderBound(pos: $1, id: $0.id) }, in: gap) }
             // Top-level rows moved between top levels: each list's count moved with them (the answer shows the counts).
