@@ -42,7 +42,10 @@ import Testing
     private static func encrypted(_ url: String) throws -> Bool {
         let engine = try PostgresEngine(url: try #require(try PostgresURL.parse(url)))
         return try engine.read { db in
-            try #require(try db.fetchOne(Bool.self, sql: "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"))
+            guard let ssl = try db.fetchOne(Bool.self, sql: "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()") else {
+                throw StoreError.invalid("pg_stat_ssl has no row for this connection")
+            }
+            return ssl
         }
     }
 

@@ -80,7 +80,7 @@ import Testing
             try tx.setLabels(labels)
             return "ok"
         }
-        try temp.store.perform(board: "b2", operationID: UUID().uuidString, fingerprint: "d") { tx in
+        _ = try temp.store.perform(board: "b2", operationID: UUID().uuidString, fingerprint: "d") { tx in
             tx.recordUndo(for: owner, actionName: "Delete")
             try tx.deleteBoard()
             return "ok"
@@ -104,7 +104,7 @@ import Testing
             try tx.setLabels(BoardLabels([BoardLabel(id: "u2", name: "urgent", color: .orange)]))
             return "ok"
         }
-        try temp.store.perform(board: "b2", operationID: UUID().uuidString, fingerprint: "m") { tx in
+        _ = try temp.store.perform(board: "b2", operationID: UUID().uuidString, fingerprint: "m") { tx in
             tx.recordUndo(for: owner, actionName: "Move")
             try tx.move(["a"], to: Placement(listID: "inbox"))
             return "ok"

@@ -1,4 +1,5 @@
 @testable import DragboardStore
+import Dragboard
 import Foundation
 import GRDB
 import Testing
@@ -64,7 +65,7 @@ import Testing
         }
         #expect(try t.store.items(["a", "b", "c", "d", "e"]).map(\.title) == ["Kept", "B", "C", "After", "Released"])
         // Outside a transaction, a savepoint opens one (GRDB's way), and a failure rolls it back whole.
-        try t.store.dbPool.writeWithoutTransaction { db in
+        t.store.dbPool.writeWithoutTransaction { db in
             let connection = SQLiteConnection(db)
             #expect(throws: ChangedItsMind.self) {
                 try connection.inSavepoint {

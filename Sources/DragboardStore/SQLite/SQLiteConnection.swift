@@ -69,6 +69,21 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// `body` in a read transaction of prepared statements, ended however `body` ends (a reader goes
+    /// back to its pool outside any transaction).
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        _ = try step(Self.beginRead, SQLArguments())
+        defer {
+            if (try? step(Self.commit, SQLArguments())) == nil, db.isInsideTransaction {
+                _ = try? step(Self.rollbackAll, SQLArguments())
+            }
+        }
+        return try body()
+    }
+
+    private static let beginRead = "BEGIN DEFERRED TRANSACTION"
+    private static let commit = "COMMIT TRANSACTION"
+    private static let rollbackAll = "ROLLBACK TRANSACTION"
     private static let savepoint = "SAVEPOINT dragboard"
     private static let release = "RELEASE SAVEPOINT dragboard"
     private static let rollback = "ROLLBACK TRANSACTION TO SAVEPOINT dragboard"

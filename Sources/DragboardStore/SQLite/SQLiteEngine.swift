@@ -58,18 +58,23 @@ final class SQLiteEngine: StoreEngine {
         }
     }
 
+    /// One snapshot for the whole of `body`: a deferred transaction of prepared statements on a
+    /// reader (GRDB's `read` compiles its `BEGIN` and `COMMIT` again on every call).
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try dbPool.read { db in try reading(db, body) }
+        try dbPool.unsafeRead { db in
+            try reading(db) { connection in
+                try connection.inReadTransaction { try body(connection) }
+            }
+        }
     }
 
-    /// One statement is its own snapshot in WAL mode: no `BEGIN` and `COMMIT` around it (the gate
-    /// asks one on every request).
+    /// One statement is its own snapshot in WAL mode: no `BEGIN` and `COMMIT` around it.
     func readOne<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try dbPool.unsafeRead { db in try reading(db, body) }
     }
 
     /// `body` on a reader, and what it read left for the next transactions.
-    private func reading<T>(_ db: Database, _ body: (any SQLConnection) throws -> T) throws -> T {
+    private func reading<T>(_ db: Database, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = SQLiteConnection(db, memos: memos)
         let value = try body(connection)
         connection.memo.publish(at: connection.totalChangesCount)
