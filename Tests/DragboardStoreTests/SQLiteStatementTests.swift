@@ -77,4 +77,20 @@ import Testing
         }
         #expect(try t.store.items(["a"]).map(\.title) == ["Kept"])
     }
+
+    /// A write outside a transaction is refused: SQLite may end one on an error (a full disk), and
+    /// what the operation writes after that must not commit statement by statement.
+    @Test func aWriteAfterSQLiteEndedTheTransactionIsRefused() throws {
+        let queue = try DatabaseQueue()
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 'before')")
+            let connection = SQLiteConnection(db)
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try connection.execute(sql: "UPDATE t SET name = ? WHERE id = ?", arguments: ["inside", 1])
+            try db.execute(sql: "ROLLBACK")  // as SQLite ends a transaction on some errors
+            #expect(throws: DatabaseError.self) { try connection.execute(sql: "UPDATE t SET name = ? WHERE id = ?", arguments: ["after", 1]) }
+            #expect(try connection.rows(sql: "SELECT name FROM t WHERE id = ?", arguments: [1]).map(\.values) == [[.text("before")]])
+        }
+    }
 }

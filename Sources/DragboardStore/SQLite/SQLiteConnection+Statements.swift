@@ -12,6 +12,11 @@ extension SQLiteConnection {
         let statement = try db.cachedStatement(sql: sql)
         let handle = try bound(statement, sql, arguments)
         defer { sqlite3_reset(handle) }
+        // The store writes only inside transactions. One SQLite ended on an error (a full disk, say)
+        // must not let the writes after it commit one by one, as GRDB's own statements would refuse.
+        if sqlite3_stmt_readonly(handle) == 0, sqlite3_get_autocommit(db.sqliteConnection) != 0 {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+        }
         let columns = statement.columnNames
         let count = sqlite3_column_count(handle)
         var rows: [SQLRow] = []
