@@ -47,7 +47,9 @@ final class AccessChanges: Sendable {
         }
     }
 
-    /// After each write transaction (committed or not): tells everyone if it changed access.
+    /// After each write transaction (committed or not), while it still holds the writer: tells
+    /// everyone if it changed access. (Called after the writer was handed on, it could take the
+    /// next write's note before that write committed, and leave the next write untold.)
     func writeEnded() {
         if pending.exchange(false, ordering: .relaxed) { signal.raise() }
     }

@@ -72,9 +72,10 @@ final class GroupCommit: Sendable {
     /// transaction itself (its `COMMIT`, say) is everyone's.
     private func commit(_ batch: [StoreOperation]) {
         largestBatch.max(batch.count)
-        defer { accessChanges.writeEnded() }
         do {
             let committed = try writer.writeWithoutTransaction { db in
+                // Told while the batch still holds the writer: the next write cannot take its note.
+                defer { accessChanges.writeEnded() }
                 let connection = SQLiteConnection(db, memos: memos)
                 try db.inTransaction(.immediate) {
                     for operation in batch {

@@ -83,12 +83,17 @@ final class SQLiteEngine: StoreEngine {
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         var written: (memo: ReadMemo, stamp: Int)?
-        defer { accessChanges.writeEnded() }
-        let value = try dbPool.write { db in
-            let connection = SQLiteConnection(db, memos: memos)
-            let value = try body(connection)
-            written = (connection.memo, connection.totalChangesCount)
-            return value
+        let value = try dbPool.writeWithoutTransaction { db in
+            // Told while this write still holds the writer: the next one cannot take this one's note.
+            defer { accessChanges.writeEnded() }
+            var value: T?
+            try db.inTransaction(.immediate) {
+                let connection = SQLiteConnection(db, memos: memos)
+                value = try body(connection)
+                written = (connection.memo, connection.totalChangesCount)
+                return .commit
+            }
+            return value!
         }
         if let written { written.memo.publish(at: written.stamp) }  // committed
         return value
