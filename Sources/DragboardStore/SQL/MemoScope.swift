@@ -24,7 +24,7 @@ package enum MemoScope: Sendable, Equatable {
     func isChanged(by write: RowWrite) -> Bool {
         switch self {
         case .board: false
-        case .list(let list): write.touches(list: list)
+        case .list(let list): write.lists.contains(list)
         case .allRows: true
         case .containers(_, let lists, let kinds): write.lists.contains(where: lists.contains) || write.kinds.contains(where: kinds.contains)
         case .anything: true
@@ -55,9 +55,5 @@ package struct RowWrite: Sendable {
         self.kinds = []
         for list in lists where !self.lists.contains(list) { self.lists.append(list) }
         for kind in kinds where !self.kinds.contains(kind) { self.kinds.append(kind) }
-    }
-
-    func touches(list: String) -> Bool {
-        lists.contains(list)
     }
 }
