@@ -9,6 +9,8 @@ import GRDB
 ///   snapshots).
 /// - Client operations that queue while a commit is under way share the next durable
 ///   transaction (``GroupCommit``).
+/// - The log is copied back into the file beside the writer, not in its commits
+///   (``WALCheckpointer``).
 final class SQLiteEngine: StoreEngine {
     typealias Writer = DatabasePool
 
@@ -17,6 +19,8 @@ final class SQLiteEngine: StoreEngine {
     let memos = BoardMemos()
     /// Changes to who may do what, told to every process on the file (see ``AccessChanges``).
     let accessChanges: AccessChanges
+    /// Checkpoints the log beside the writer, not in its commits (see ``WALCheckpointer``).
+    let checkpointer: WALCheckpointer
     var accessWatch: AccessWatch? { accessChanges.watch }
     let description: String
     /// One process owns the file.
@@ -38,6 +42,7 @@ final class SQLiteEngine: StoreEngine {
         }
         dbPool = try DatabasePool(path: path, configuration: config)
         accessChanges = try AccessChanges(beside: path)
+        checkpointer = try WALCheckpointer(path: path)
         groupCommit = GroupCommit(writer: dbPool, memos: memos, accessChanges: accessChanges)
         description = "SQLite file \(path)"
         // The pool's writer runs GRDB's WAL set-up after `prepareDatabase`, which lowers it to
@@ -47,7 +52,15 @@ final class SQLiteEngine: StoreEngine {
         guard mode.lowercased() == "wal" else { throw StoreError.invalid("journal_mode is \(mode), not wal") }
         guard sync == 2 else { throw StoreError.invalid("synchronous is \(sync), not FULL (2)") }
         try Self.migrator.migrate(dbPool)
-        try dbPool.writeWithoutTransaction { db in try accessChanges.install(on: db) }
+        try dbPool.writeWithoutTransaction { [checkpointer] db in
+            try accessChanges.install(on: db)
+            checkpointer.install(on: db)
+        }
+    }
+
+    deinit {
+        // The writer's WAL hook holds the checkpointer unretained.
+        dbPool.writeWithoutTransaction { [checkpointer] db in checkpointer.uninstall(from: db) }
     }
 
     /// The journal mode and synchronous level in effect on the connection that commits.
