@@ -15,9 +15,11 @@ import Synchronization
 /// - once 1,000 pages have been added since the last checkpoint, a `PASSIVE` checkpoint runs on
 ///   this connection, on GRDB's queue of its own. Commits go on meanwhile; the next write after a
 ///   checkpoint that copied everything starts the log again from its beginning;
-/// - should it fall behind (a slow disk under a steady stream of commits), the writer checkpoints
-///   itself once the log passes ``writerTakesOver`` pages, as SQLite would have: the log stays
-///   bounded.
+/// - the log starts again only once a checkpoint copied all of it before the next write. Under a
+///   steady stream of commits that rarely happens (measured: 400 drops/s took it to the limit), so
+///   once the log passes ``writerTakesOver`` pages the committing writer copies what is left
+///   itself, as SQLite's own checkpoint would have: the log stays bounded, and a commit pays for
+///   a checkpoint once per 8,000 pages instead of once per 1,000.
 ///
 /// Durability is unchanged: a commit is acknowledged once the log is synced, as before; a
 /// checkpoint syncs the log, then the database file (`synchronous=FULL` on this connection too).
