@@ -42,30 +42,29 @@ extension BoardTransaction {
             let rebalanced = rebalancedRows.total
             let unwritten = db.totalChangesCount
             let keys = try orderKeys(for: gap, count: items.count, moving: moving)
-            let update = db.cachedStatement(sql: """
-                UPDATE item SET listID = ?, containerID = ?, pos = ?, changedVersion = ? WHERE id = ?
-                """)
-            let moveAcross = db.cachedStatement(sql: """
-                WITH RECURSIVE sub(id) AS (
-                    SELECT id FROM item WHERE id = ?
-                    UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
-                )
-                UPDATE item SET listID = ?,
-                    containerID = CASE WHEN id = ? THEN ? ELSE containerID END,
-                    pos = CASE WHEN id = ? THEN ? ELSE pos END,
-                    changedVersion = ?
-                WHERE id IN (SELECT id FROM sub)
-                """)
             for (item, key) in zip(items, keys) {
                 if item.listID != gap.listID,
                    let board = try boardOfList[item.listID] ?? StoreQueries.board(ofList: item.listID, db, likely: boardID), board != boardID {
                     departures.record(item.id, from: board)
                 }
+                // `containerID` is set only when it changes: SQLite rewrites an index whose column is
+                // assigned even to the same value, and checking the row's own foreign key to `item` also
+                // rewrites the page of `item`'s primary key (two of a drop's 19 log pages).
+                let changesContainer = item.containerID != gap.containerID
                 if item.listID != gap.listID {
                     // The row and everything nested in it change lists in one statement (one round trip).
-                    try moveAcross.execute(arguments: [item.id, gap.listID, item.id, gap.containerID, item.id, key, newVersion])
+                    if changesContainer {
+                        try db.cachedStatement(sql: Self.moveAcrossIntoContainer)
+                            .execute(arguments: [item.id, gap.listID, item.id, gap.containerID, item.id, key, newVersion])
+                    } else {
+                        try db.cachedStatement(sql: Self.moveAcross).execute(arguments: [item.id, gap.listID, item.id, key, newVersion])
+                    }
+                } else if changesContainer {
+                    try db.cachedStatement(sql: "UPDATE item SET containerID = ?, pos = ?, changedVersion = ? WHERE id = ?")
+                        .execute(arguments: [gap.containerID, key, newVersion, item.id])
                 } else {
-                    try update.execute(arguments: [gap.listID, gap.containerID, key, newVersion, item.id])
+                    try db.cachedStatement(sql: "UPDATE item SET pos = ?, changedVersion = ? WHERE id = ?")
+                        .execute(arguments: [key, newVersion, item.id])
                 }
             }
             // The rows written (a rebalance's too) are those of the lists left and entered: what this
@@ -97,6 +96,31 @@ extension BoardTransaction {
             }
         }
     }
+
+    /// A row and everything nested in it to another list, the row to another container (or none).
+    static let moveAcrossIntoContainer = """
+        WITH RECURSIVE sub(id) AS (
+            SELECT id FROM item WHERE id = ?
+            UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
+        )
+        UPDATE item SET listID = ?,
+            containerID = CASE WHEN id = ? THEN ? ELSE containerID END,
+            pos = CASE WHEN id = ? THEN ? ELSE pos END,
+            changedVersion = ?
+        WHERE id IN (SELECT id FROM sub)
+        """
+
+    /// A row and everything nested in it to another list, the row staying where it is nested (or not).
+    static let moveAcross = """
+        WITH RECURSIVE sub(id) AS (
+            SELECT id FROM item WHERE id = ?
+            UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
+        )
+        UPDATE item SET listID = ?,
+            pos = CASE WHEN id = ? THEN ? ELSE pos END,
+            changedVersion = ?
+        WHERE id IN (SELECT id FROM sub)
+        """
 
     /// Whether the items already sit consecutively, in order, inside the gap.
     func isInPlace(_ items: [ItemRecord], _ gap: Gap) -> Bool {
