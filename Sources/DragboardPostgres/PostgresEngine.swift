@@ -6,8 +6,9 @@ import Synchronization
 
 /// The shared engine: one PostgreSQL database that several server instances use at once.
 ///
-/// - Each client operation is one transaction at PostgreSQL's default isolation, READ COMMITTED,
-///   that first locks its board's row (`SELECT … FOR UPDATE`). Operations on one board therefore
+/// - Client operations run in transactions at PostgreSQL's default isolation, READ COMMITTED,
+///   that first lock their board's row (`SELECT … FOR UPDATE`); those of this process waiting for
+///   one board share one transaction (``commit(_:)``). Operations on one board therefore
 ///   apply one after the other whichever instance runs them: each reads the version and the rows
 ///   its predecessor committed, so versions form one sequence per board, an operation id is
 ///   looked up only once any earlier attempt with it committed or failed, and order keys are
@@ -33,6 +34,8 @@ final class PostgresEngine: StoreEngine {
     /// Where the database announces them (the triggers of `v6-access-notices`).
     static let accessChannel = "dragboard_access"
     private let listener = Mutex<PostgresChangeListener?>(nil)
+    /// The operations waiting for a board's lock in this process, committed together (see ``commit(_:)``).
+    let batches = BatchQueue()
 
     var description: String { "PostgreSQL \(url.redacted)" }
     /// Every instance given the same URL shares the database.
@@ -98,16 +101,6 @@ final class PostgresEngine: StoreEngine {
         try transaction("BEGIN", body)
     }
 
-    func commit(_ operation: StoreOperation) {
-        do {
-            try transaction("BEGIN") { db in
-                try db.lock(board: operation.board, readingOperation: operation.id)
-                try operation.run?(db)
-            }
-        } catch {
-            operation.fail(error)
-        }
-    }
 
     /// Runs `body` between `begin` and `COMMIT` (`ROLLBACK` when it throws) on a pooled connection;
     /// with no `begin`, its one read in autocommit.
@@ -116,7 +109,7 @@ final class PostgresEngine: StoreEngine {
     /// What a person is told while the database is away (the details go to the log).
     static let unreachable = "the database cannot be reached right now; nothing was changed, try again in a few seconds"
 
-    private func transaction<T>(_ begin: String?, _ body: (any SQLConnection) throws -> T) throws -> T {
+    func transaction<T>(_ begin: String?, _ body: (any SQLConnection) throws -> T) throws -> T {
         var attempts = 0
         while true {
             attempts += 1

@@ -45,22 +45,33 @@ final class PostgresSQLConnection: SQLConnection {
     /// that version. What this transaction read before may have been changed by the board's last
     /// holder (a move that takes rows from another board locks it after reading them): it is forgotten.
     func lock(board: String, readingOperation operation: String?) throws {
+        try lock(board: board, readingOperations: operation.map { [$0] } ?? [])
+    }
+
+    /// ``lock(board:readingOperation:)`` for a batch: the records of all of `operations` come with
+    /// the lock, in the same round trip.
+    func lock(board: String, readingOperations operations: [String]) throws {
         memo.forget()
-        let found: SQLRow?
-        if let operation {
-            found = try rows(sql: """
-                SELECT board.version, board.incarnation, \(boardWriterColumn), operation.fingerprint, operation.response, operation.version
-                FROM board LEFT JOIN operation ON operation.id = ? WHERE board.id = ? FOR UPDATE OF board
-                """, arguments: [operation, board]).first
+        let found: [SQLRow]
+        if operations.isEmpty {
+            found = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board])
         } else {
-            found = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board]).first
+            let ids = Array(repeating: "?", count: operations.count).joined(separator: ", ")
+            found = try rows(sql: """
+                SELECT board.version, board.incarnation, \(boardWriterColumn), operation.id, operation.fingerprint, operation.response, operation.version
+                FROM board LEFT JOIN operation ON operation.id IN (\(ids)) WHERE board.id = ? FOR UPDATE OF board
+                """, arguments: SQLArguments((operations + [board]).map { $0 as (any SQLValueConvertible)? }))
         }
-        guard let row = found else { return }
+        guard let row = found.first else { return }
         memo.remember(Optional(row[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount, scope: .board(board))
         memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: totalChangesCount)
-        if let operation {
-            let record = (row[3] as String?).map { OperationRecord(fingerprint: $0, response: row[4], version: row[5]) }
-            memo.remember(record, for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .anything)
+        guard !operations.isEmpty else { return }
+        var records: [String: OperationRecord] = [:]
+        for row in found {
+            if let id = row[3] as String? { records[id] = OperationRecord(fingerprint: row[4], response: row[5], version: row[6]) }
+        }
+        for operation in operations {
+            memo.remember(records[operation], for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .anything)
         }
     }
 
@@ -70,9 +81,11 @@ final class PostgresSQLConnection: SQLConnection {
     /// The (sub)transaction that wrote the board row's new version, as `xmin` shows it.
     private(set) var writer: String?
 
-    /// A PostgreSQL transaction holds one operation (``PostgresEngine/commit(_:)``): its rollback is the operation's.
+    /// An operation of a batch (``PostgresEngine/commit(_:)``) without a `SAVEPOINT`, as
+    /// ``inSavepoint(_:)``: one that fails before writing leaves the others be; one that fails after
+    /// writing dooms the transaction, and the engine runs the others again without it.
     func inOperation<T>(_ body: () throws -> T) throws -> T {
-        try body()
+        try inSavepoint(body)
     }
 
     /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,

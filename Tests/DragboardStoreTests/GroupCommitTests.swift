@@ -5,9 +5,11 @@ import GRDB
 import Synchronization
 import Testing
 @testable import Dragboard
+@testable import DragboardPostgres
 
-/// Operations that queue while a commit is under way share one durable transaction, each in its
-/// own savepoint: on real SQLite files, from many threads.
+/// Operations that queue while a commit is under way share one durable transaction: on SQLite all
+/// of them (one writer), each in its own savepoint; on PostgreSQL those of one board (its row lock).
+/// On real SQLite files and a real PostgreSQL server, from many threads.
 @Suite struct GroupCommitTests {
     private struct Failure: Error {}
 
@@ -30,8 +32,8 @@ import Testing
     /// Waits (a deadlock guard only) until `count` operations are queued behind the running batch.
     private func waitUntilQueued(_ store: BoardStore, _ count: Int) throws {
         let deadline = Date() + 120
-        while store.groupCommit.queuedCount < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        try #require(store.groupCommit.queuedCount >= count, "\(count) operations never queued behind the writer")
+        while store.queuedOperations < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        try #require(store.queuedOperations >= count, "\(count) operations never queued behind the writer")
     }
 
     @Test func concurrentOperationsLandExactlyOnceWithConsecutiveVersions() throws {
@@ -71,8 +73,9 @@ import Testing
         #expect(try t.store.version() == base + threads * each)
     }
 
-    @Test func aBatchCommitsTogetherAndAFailingOperationRollsBackAlone() throws {
-        let t = try TempStore(engine: .sqlite)
+    @Test(arguments: [TestEngine.sqlite, .postgres])
+    func aBatchCommitsTogetherAndAFailingOperationRollsBackAlone(engine: TestEngine) throws {
+        let t = try TempStore(engine: engine)
         defer { t.remove() }
         let store = t.store
         let earlier = try store.perform(operationID: "earlier", fingerprint: "f") { tx in try tx.setTitle("e", "Earlier"); return "earlier answer" }
@@ -111,7 +114,7 @@ import Testing
         try waitUntilQueued(store, titles.count + 2)
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
-        #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= titles.count + 2)
+        #expect(store.largestBatch >= titles.count + 2)
 
         let all = answers.withLock { $0 }
         // The failing operation threw, and only its own change rolled back.
@@ -132,8 +135,9 @@ import Testing
         #expect(try store.read { try $0.item("a").title } == last.0)
     }
 
-    @Test func aReplayInsideABatchIsAnsweredFromItsRecord() throws {
-        let t = try TempStore(engine: .sqlite)
+    @Test(arguments: [TestEngine.sqlite, .postgres])
+    func aReplayInsideABatchIsAnsweredFromItsRecord(engine: TestEngine) throws {
+        let t = try TempStore(engine: engine)
         defer { t.remove() }
         let store = t.store
         let first = try store.perform(operationID: "once", fingerprint: "f") { tx in try tx.setTitle("a", "Once"); return "first answer" }
@@ -162,8 +166,9 @@ import Testing
         #expect(try store.version() == first.version + 1)
     }
 
-    @Test func operationsCommittedInOneBatchKeepTheirOwnUndoOwners() throws {
-        let t = try TempStore(engine: .sqlite)
+    @Test(arguments: [TestEngine.sqlite, .postgres])
+    func operationsCommittedInOneBatchKeepTheirOwnUndoOwners(engine: TestEngine) throws {
+        let t = try TempStore(engine: engine)
         defer { t.remove() }
         let store = t.store
         let finished = DispatchGroup(), release = holdWriter(store, finished)
@@ -181,9 +186,27 @@ import Testing
         }
         release.signal()
         #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
-        #expect(store.groupCommit.largestBatch.load(ordering: .relaxed) >= owners.count)
+        #expect(store.largestBatch >= owners.count)
         for owner in owners {
             #expect(try store.undoState(owner: owner).undoActionName == "Rename to \(owner)")
         }
+        if engine == .postgres {
+            // One transaction wrote all three rows: PostgreSQL names the same writer for each.
+            let writers = try store.engine.readOne { try $0.rows(sql: "SELECT COUNT(DISTINCT xmin::text) FROM item WHERE id IN ('a', 'b', 'c')", arguments: []) }
+            #expect(writers.first?[0] as Int? == 1)
+        }
+    }
+}
+
+extension BoardStore {
+    /// The operations queued behind the batch being committed: SQLite's one queue, or the default
+    /// board's on PostgreSQL.
+    var queuedOperations: Int {
+        (engine as? PostgresEngine)?.batches.queuedCount(lane: Self.defaultBoardID) ?? groupCommit.queuedCount
+    }
+
+    /// The most operations one batch held so far.
+    var largestBatch: Int {
+        (engine as? PostgresEngine).map { $0.batches.largestBatch.load(ordering: .relaxed) } ?? groupCommit.largestBatch
     }
 }
