@@ -13,7 +13,7 @@ extension PostgresEngine {
     /// - A failure of the transaction itself (its `COMMIT`, a lost connection) is everyone's.
     func commit(_ operation: StoreOperation) {
         batches.submit(operation, lane: operation.board) { batch in
-            guard batch.count > 1 else { return commitAlone(operation) }
+            guard batch.count > 1 else { return commitAlone(batch[0]) }
             commit(batch)
         }
     }
