@@ -13,13 +13,12 @@ import Synchronization
 /// - the writer's automatic checkpoint is off, and a WAL hook on it notes how long the log is after
 ///   each commit (a load and a compare; no system call);
 /// - once 1,000 pages have been added since the last checkpoint, a `PASSIVE` checkpoint runs on
-///   this connection, on GRDB's queue of its own. Commits go on meanwhile; the next write after a
-///   checkpoint that copied everything starts the log again from its beginning;
-/// - the log starts again only once a checkpoint copied all of it before the next write. Under a
-///   steady stream of commits that rarely happens (measured: 400 drops/s took it to the limit), so
-///   once the log passes ``writerTakesOver`` pages the committing writer copies what is left
-///   itself, as SQLite's own checkpoint would have: the log stays bounded, and a commit pays for
-///   a checkpoint once per 8,000 pages instead of once per 1,000.
+///   this connection, on GRDB's queue of its own, while commits go on;
+/// - the log starts again from its beginning only once a checkpoint copied all of it before the
+///   next write. Under a steady stream of commits that rarely happens (measured: 400 drops/s took
+///   it to the limit), so once the log passes ``writerTakesOver`` pages the committing writer
+///   copies what is left itself, as SQLite's own checkpoint would have: the log stays bounded, and
+///   a commit pays for a checkpoint once per 8,000 pages instead of once per 1,000.
 ///
 /// Durability is unchanged: a commit is acknowledged once the log is synced, as before; a
 /// checkpoint syncs the log, then the database file (`synchronous=FULL` on this connection too).
@@ -29,6 +28,7 @@ final class WALCheckpointer: Sendable {
     /// The log's length in pages past which the committing writer checkpoints itself.
     let writerTakesOver: Int32
 
+    /// The checkpointer's own connection (a test holds it busy to stand for a slow disk).
     let connection: DatabaseQueue
     /// The log's length at the last commit, in pages.
     private let logged = Atomic<Int32>(0)
@@ -37,7 +37,7 @@ final class WALCheckpointer: Sendable {
     private let isScheduled = Atomic<Bool>(false)
     private let done = Mutex(Counts())
 
-    /// What the checkpointer has done, for tests and the operator's curiosity.
+    /// What the checkpointer has done (for tests and diagnostics).
     struct Counts: Sendable, Equatable {
         /// Checkpoints run on the checkpointer's own connection.
         var inBackground = 0

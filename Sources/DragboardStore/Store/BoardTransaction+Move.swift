@@ -97,7 +97,7 @@ extension BoardTransaction {
         }
     }
 
-    /// A row and everything nested in it to another list, the row to another container (or none).
+    /// A row and everything nested in it to another list, the row into a container there or out of one.
     static let moveAcrossIntoContainer = """
         WITH RECURSIVE sub(id) AS (
             SELECT id FROM item WHERE id = ?
@@ -110,7 +110,7 @@ extension BoardTransaction {
         WHERE id IN (SELECT id FROM sub)
         """
 
-    /// A row and everything nested in it to another list, the row staying where it is nested (or not).
+    /// A top-level row and everything nested in it to the top level of another list.
     static let moveAcross = """
         WITH RECURSIVE sub(id) AS (
             SELECT id FROM item WHERE id = ?
