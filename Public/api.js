@@ -12,13 +12,16 @@ function unreachable() {
 
 /** The sign-in this page was made for has ended (signed out elsewhere, a new password, the
  *  account removed): the sign-in page, which comes back here after. */
-export function signInAgain() {
+function signInAgain() {
   window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
 }
 
 /** The protocol client of one board: every session it begins names the page's board. */
 export function createApi(root, boardID) {
   const csrf = root.querySelector(CSRF_TOKEN)?.content ?? '';
+  // Set once the page is on its way to the sign-in page: the drag's next requests are refused too,
+  // and each navigation started again would abort the one before.
+  let leaving = false;
   async function request(method, path, body) {
     const response = await fetch(path, {
       method,
@@ -27,7 +30,10 @@ export function createApi(root, boardID) {
       body: body === undefined ? undefined : JSON.stringify(body),
     }).catch(() => { throw unreachable(); });
     const json = await response.json().catch(() => ({}));
-    if (response.status === 401 && json?.error?.code === 'sign_in_required') signInAgain();
+    if (response.status === 401 && json?.error?.code === 'sign_in_required' && !leaving) {
+      leaving = true;
+      signInAgain();
+    }
     if (!response.ok) throw Object.assign(new Error(json?.error?.message ?? `HTTP ${response.status}`), { status: response.status });
     return json;
   }
