@@ -98,29 +98,25 @@ extension BoardTransaction {
     }
 
     /// A row and everything nested in it to another list, the row into a container there or out of one.
-    static let moveAcrossIntoContainer = """
-        WITH RECURSIVE sub(id) AS (
-            SELECT id FROM item WHERE id = ?
-            UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
-        )
-        UPDATE item SET listID = ?,
-            containerID = CASE WHEN id = ? THEN ? ELSE containerID END,
-            pos = CASE WHEN id = ? THEN ? ELSE pos END,
-            changedVersion = ?
-        WHERE id IN (SELECT id FROM sub)
-        """
+    static let moveAcrossIntoContainer = moveSubtree(settingContainer: true)
 
     /// A top-level row and everything nested in it to the top level of another list.
-    static let moveAcross = """
+    static let moveAcross = moveSubtree(settingContainer: false)
+
+    /// Row `?` and everything nested in it to list `?`; the row alone takes key `?` (and container `?`).
+    private static func moveSubtree(settingContainer: Bool) -> String {
+        """
         WITH RECURSIVE sub(id) AS (
             SELECT id FROM item WHERE id = ?
             UNION SELECT item.id FROM item JOIN sub ON item.containerID = sub.id
         )
         UPDATE item SET listID = ?,
+        \(settingContainer ? "    containerID = CASE WHEN id = ? THEN ? ELSE containerID END,\n" : "")\
             pos = CASE WHEN id = ? THEN ? ELSE pos END,
             changedVersion = ?
         WHERE id IN (SELECT id FROM sub)
         """
+    }
 
     /// Whether the items already sit consecutively, in order, inside the gap.
     func isInPlace(_ items: [ItemRecord], _ gap: Gap) -> Bool {
