@@ -123,11 +123,11 @@ final class PostgresEngine: StoreEngine {
                     } catch {
                         throw ClosedConnection(underlying: error)
                     }
-                    // Announcements not sent with the change's bookkeeping go now: one that fails rolls back.
+                    // Writes and announcements not sent with the change's bookkeeping go now: one that fails rolls back.
                     let outcome = Result {
                         let value = try body(db)
                         if let doomed = db.doomed { throw doomed }  // its work failed part-way: nothing of it commits
-                        try db.sendAnnouncements()
+                        try db.sendHeld()
                         return value
                     }
                     // No answer in time: the pool closes the connection, which rolls the transaction back.

@@ -28,6 +28,9 @@ final class PostgresSQLConnection: SQLConnection {
     struct NotRemembered: Error {}
     /// ``announce(board:version:)``'s notices, not sent yet.
     private var announcements: [String] = []
+    /// ``executeSoon(_:)``'s writes, not sent yet: the first clauses of the next ``executeTogether(_:)``,
+    /// or sent on their own before any other statement.
+    private var held: [SQLWrite] = []
 
     /// Who announces this connection's changes (see ``ChangeNotice``).
     private let instance: String
@@ -90,22 +93,34 @@ final class PostgresSQLConnection: SQLConnection {
 
     /// `NOTIFY` inside the transaction: PostgreSQL delivers it only if the transaction commits,
     /// and delivers the notices of all transactions in the order they committed. Sent with the
-    /// next ``executeTogether(_:)``, or by ``sendAnnouncements()`` at the end of the transaction's
+    /// next ``executeTogether(_:)``, or by ``sendHeld()`` at the end of the transaction's
     /// work: where in the transaction it is made does not matter, and it costs no round trip of its own.
     func announce(board: String, version: Int) throws {
         announcements.append(ChangeNotice(instance: instance, board: board, version: version).payload)
     }
 
-    /// The announcements made and not sent yet, in one statement (the engine's last of a transaction).
-    func sendAnnouncements() throws {
-        guard !announcements.isEmpty else { return }
+    /// The writes held and the announcements made and not sent yet, in one statement (the engine's
+    /// last of a transaction, and the first of any other statement while writes are held).
+    func sendHeld() throws {
+        guard !announcements.isEmpty || !held.isEmpty else { return }
         try executeTogether([])
+    }
+
+    /// Held until the next statement: a drop's `UPDATE item` then goes with its bookkeeping. Nothing
+    /// reads before it is sent (``rows(sql:arguments:)`` and every other statement send it first), and
+    /// it reads nothing the bookkeeping writes.
+    func executeSoon(_ write: SQLWrite) throws {
+        guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
+        held.append(write)
+        totalChangesCount += 1
     }
 
     /// One statement: each write a data-modifying `WITH` clause (all of them see the snapshot the
     /// statement starts from, as ``SQLConnection/executeTogether(_:)`` asks of its writes), the
     /// announcements `pg_notify` calls in the `SELECT` that ends it, in the order they were made.
-    func executeTogether(_ writes: [SQLWrite]) throws {
+    func executeTogether(_ newWrites: [SQLWrite]) throws {
+        let writes = held + newWrites  // counted when they were held
+        held.removeAll()
         guard !writes.isEmpty || !announcements.isEmpty else { return }
         // The row that takes the board's new version says which (sub)transaction wrote it: what this
         // transaction leaves in `BoardMemos` is found under that name (no round trip of its own).
@@ -119,7 +134,7 @@ final class PostgresSQLConnection: SQLConnection {
         for payload in announcements { arguments.values += [.text(ChangeNotice.channel), .text(payload)] }
         announcements.removeAll()
         let answer = try run(sql, arguments)
-        if !writes.isEmpty { totalChangesCount += 1 }
+        if !newWrites.isEmpty { totalChangesCount += 1 }
         if named != nil, let cell = answer.rows.first?.first, case .text(let id) = try Self.value(of: cell) { writer = id }
     }
 
@@ -129,6 +144,7 @@ final class PostgresSQLConnection: SQLConnection {
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
+        try sendHeld()
         let rows: [PostgresRow]
         // PostgresNIO labels a prepared statement's cells with the formats PostgreSQL described
         // before binding (text), though it asked for, and got, binary values.
@@ -192,12 +208,13 @@ final class PostgresSQLConnection: SQLConnection {
     /// writing (or whose statement PostgreSQL refused, which aborts the transaction anyway) dooms the
     /// transaction, which then rolls back whole rather than commit part of that work.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
-        let written = totalChangesCount, announced = announcements.count
+        let written = totalChangesCount, announced = announcements.count, heldBefore = held.count
         do {
             return try body()
         } catch {
-            // What the failed work announced and did not send yet goes with it.
+            // What the failed work announced or wrote and did not send yet goes with it.
             if announcements.count > announced { announcements.removeSubrange(announced...) }
+            if held.count > heldBefore { held.removeSubrange(heldBefore...) }
             if doomed == nil, totalChangesCount != written || error is PostgresStoreError {
                 doomed = error
                 memo.forget()
@@ -208,6 +225,7 @@ final class PostgresSQLConnection: SQLConnection {
 
     private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
         guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
+        if !held.isEmpty { try sendHeld() }
         var binds = PostgresBindings(capacity: arguments.values.count)
         for value in arguments.values {
             switch value {

@@ -48,6 +48,11 @@ package protocol SQLConnection: AnyObject {
     /// with the announcements made so far), and then they all see the rows as they were before.
     /// ``totalChangesCount`` counts at least one change afterwards; ``changesCount`` says nothing.
     func executeTogether(_ writes: [SQLWrite]) throws
+    /// Runs a statement that changes one row and whose answer nobody reads: an engine that sends
+    /// statements over a network may hold it and send it with the next one (PostgreSQL: as the first
+    /// clause of the next ``executeTogether(_:)``, a round trip fewer while the board is held), always
+    /// before anything else is asked. ``totalChangesCount`` counts it at once; ``changesCount`` says nothing.
+    func executeSoon(_ write: SQLWrite) throws
 }
 
 /// A statement that writes and its arguments, run with others by ``SQLConnection/executeTogether(_:)``.

@@ -39,6 +39,11 @@ final class SQLiteConnection: SQLConnection {
         for write in writes { try execute(sql: write.sql, arguments: write.arguments) }
     }
 
+    /// At once: nothing is saved by holding a statement in this process.
+    func executeSoon(_ write: SQLWrite) throws {
+        try execute(sql: write.sql, arguments: write.arguments)
+    }
+
     var changesCount: Int { db.changesCount }
     var totalChangesCount: Int { db.totalChangesCount }
 

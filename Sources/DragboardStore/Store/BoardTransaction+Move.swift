@@ -60,11 +60,11 @@ extension BoardTransaction {
                         try db.cachedStatement(sql: Self.moveAcross).execute(arguments: [item.id, gap.listID, item.id, key, newVersion])
                     }
                 } else if changesContainer {
-                    try db.cachedStatement(sql: "UPDATE item SET containerID = ?, pos = ?, changedVersion = ? WHERE id = ?")
-                        .execute(arguments: [gap.containerID, key, newVersion, item.id])
+                    // Within a list, one row: PostgreSQL sends it with the operation's bookkeeping.
+                    try db.executeSoon(SQLWrite("UPDATE item SET containerID = ?, pos = ?, changedVersion = ? WHERE id = ?",
+                                                [gap.containerID, key, newVersion, item.id]))
                 } else {
-                    try db.cachedStatement(sql: "UPDATE item SET pos = ?, changedVersion = ? WHERE id = ?")
-                        .execute(arguments: [key, newVersion, item.id])
+                    try db.executeSoon(SQLWrite("UPDATE item SET pos = ?, changedVersion = ? WHERE id = ?", [key, newVersion, item.id]))
                 }
             }
             // The rows written (a rebalance's too) are those of the lists left and entered: what this
