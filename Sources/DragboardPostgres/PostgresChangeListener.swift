@@ -106,7 +106,7 @@ final class PostgresChangeListener: Sendable {
     /// Every board's version as it is now, as if each had just been announced by someone else.
     private func catchUp() throws {
         let boards = try pool.withConnection { connection in
-            try connection.answer(connection.connection.query("SELECT id, version FROM board", logger: logger)).rows.map {
+            try connection.answer { [logger] in connection.connection.query("SELECT id, version FROM board", logger: logger) }.rows.map {
                 try $0.decode((String, Int).self)
             }
         }

@@ -128,7 +128,8 @@ final class PostgresConnectionPool: Sendable {
 final class PooledConnection: @unchecked Sendable {
     let connection: PostgresConnection
     let answerDeadline: TimeAmount
-    /// By the store's SQL; nil where preparing failed (the statement then runs unprepared).
+    /// By the store's SQL (and, for one prepared with its arguments' types, those types); nil where
+    /// preparing failed (the statement then runs unprepared).
     var prepared: [String: PreparedQuery?] = [:]
     /// An answer did not come in time: what the connection is doing is unknown, so it is closed
     /// (which also rolls back its transaction) instead of being used again.
@@ -140,28 +141,30 @@ final class PooledConnection: @unchecked Sendable {
     }
 
     /// PostgreSQL's answer to `request`, waited for at most ``answerDeadline``.
+    ///
+    /// `request` runs on the connection's event loop, and the answer comes straight back to the
+    /// waiting thread: one hand-off each way. (Made on this thread, the query, a deadline timer, its
+    /// cancelling and the wait itself each handed a task to the loop, and woke it.)
     /// - Throws: ``StoreError/unavailable(_:)`` when the deadline passes.
     /// Once a deadline has passed, every later request fails at once: the connection is given up.
     /// - Throws: ``PostgresConnectionClosed`` as soon as the connection is seen closed while it
     ///   waits (the server ended it: PostgresNIO would never answer), not at the deadline.
-    func answer<Value: Sendable>(_ request: @autoclosure () -> EventLoopFuture<Value>) throws -> Value {
+    func answer<Value: Sendable>(_ request: @escaping @Sendable () -> EventLoopFuture<Value>) throws -> Value {
         guard !unanswered else { throw noAnswer }
-        let future = request()
+        let answer = PendingAnswer<Value>()
+        connection.eventLoop.execute { request().whenComplete(answer.arrive) }
         var waited = TimeAmount.zero
         while true {
             // In slices: a server that ended this connection between its lending and this request
             // (a restart, `pg_terminate_backend`) is noticed within a slice, and the caller may
             // try another connection instead of waiting out the deadline.
             let slice = min(Self.closedCheckInterval, answerDeadline - waited)
-            do {
-                return try future.wait(atMost: slice)
-            } catch is PostgresDeadlineExceeded {
-                waited = waited + slice
-                if connection.isClosed { throw PostgresConnectionClosed() }
-                guard waited < answerDeadline else {
-                    unanswered = true
-                    throw noAnswer
-                }
+            if let result = answer.wait(slice) { return try result.get() }
+            waited = waited + slice
+            if connection.isClosed { throw PostgresConnectionClosed() }
+            guard waited < answerDeadline else {
+                unanswered = true
+                throw noAnswer
             }
         }
     }

@@ -10,9 +10,9 @@ import PostgresNIO
 /// (``PooledConnection/answer(_:)``): the store is synchronous and runs on libmicrohttpd's
 /// threads, never on an event loop or in a task.
 final class PostgresSQLConnection: SQLConnection {
-    private let pooled: PooledConnection
+    let pooled: PooledConnection
     var connection: PostgresConnection { pooled.connection }
-    private let dialect: PostgresDialect
+    let dialect: PostgresDialect
     private let logger: Logger
     private(set) var changesCount = 0
     private(set) var totalChangesCount = 0
@@ -133,9 +133,9 @@ final class PostgresSQLConnection: SQLConnection {
         arguments.values = writes.flatMap(\.arguments.values)
         for payload in announcements { arguments.values += [.text(ChangeNotice.channel), .text(payload)] }
         announcements.removeAll()
-        let answer = try run(sql, arguments)
+        let answer = try runTyped(sql, arguments)
         if !newWrites.isEmpty { totalChangesCount += 1 }
-        if named != nil, let cell = answer.rows.first?.first, case .text(let id) = try Self.value(of: cell) { writer = id }
+        if named != nil, case .text(let id)? = answer.first?.values.first { writer = id }
     }
 
     func execute(sql: String, arguments: SQLArguments) throws {
@@ -145,62 +145,8 @@ final class PostgresSQLConnection: SQLConnection {
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
         try sendHeld()
-        let rows: [PostgresRow]
-        // PostgresNIO labels a prepared statement's cells with the formats PostgreSQL described
-        // before binding (text), though it asked for, and got, binary values.
-        var format: PostgresFormat?
-        if let prepared = try preparedQuery(for: sql) {
-            do {
-                rows = try pooled.answer(prepared.execute(arguments.values.map(Self.bind)))
-                format = .binary
-            } catch let error as PSQLError {
-                throw PostgresStoreError(error, sql: dialect.translate(sql))
-            }
-        } else {
-            rows = try run(sql, arguments).rows
-        }
-        guard let first = rows.first else { return [] }
-        let columns = first.map(\.columnName)
-        return try rows.map { row in
-            SQLRow(columns: columns, values: try row.map { cell in
-                guard let format else { return try Self.value(of: cell) }
-                return try Self.value(of: PostgresCell(bytes: cell.bytes, dataType: cell.dataType, format: format,
-                                                       columnName: cell.columnName, columnIndex: cell.columnIndex))
-            })
-        }
-    }
-
-    /// The statement prepared on this connection, for queries with arguments (the hot reads, and the
-    /// lock that reads the board's row); the statements that write run unprepared, since only then
-    /// does PostgreSQL say how many rows they changed, and their arguments go with their types (a
-    /// prepared statement takes each as the type PostgreSQL inferred for it).
-    private func preparedQuery(for sql: String) throws -> PreparedQuery? {
-        guard sql.utf8.contains(UInt8(ascii: "?")) else { return nil }
-        if let known = pooled.prepared[sql] { return known }
-        let translated = dialect.translate(sql)
-        let reads = translated.hasPrefix("SELECT")
-            || (translated.hasPrefix("WITH") && !["INSERT ", "UPDATE ", "DELETE "].contains { translated.contains($0) })
-        guard reads else {
-            pooled.prepared[sql] = .some(nil)
-            return nil
-        }
-        do {
-            let prepared = try pooled.answer(connection.prepare(query: translated))
-            pooled.prepared[sql] = prepared
-            return prepared
-        } catch let error as PSQLError {
-            throw PostgresStoreError(error, sql: translated)
-        }
-    }
-
-    private static func bind(_ value: SQLValue) -> PostgresData {
-        switch value {
-        case .null: .null
-        case .integer(let int): PostgresData(int64: int)
-        case .real(let double): PostgresData(double: double)
-        case .text(let string): PostgresData(string: string)
-        case .blob(let data): PostgresData(bytes: data)
-        }
+        if let prepared = try preparedQuery(for: sql) { return try execute(prepared, arguments, sql: sql) }
+        return try Self.sqlRows(try run(sql, arguments).rows, format: nil)
     }
 
     /// Work that is undone whole if it throws, without a `SAVEPOINT` (a round trip, while the board is
@@ -239,7 +185,7 @@ final class PostgresSQLConnection: SQLConnection {
         let query = PostgresQuery(unsafeSQL: dialect.translate(sql), binds: binds)
         let result: PostgresQueryResult
         do {
-            result = try pooled.answer(connection.query(query, logger: logger))
+            result = try pooled.answer { [connection, logger] in connection.query(query, logger: logger) }
         } catch let error as PSQLError {
             throw PostgresStoreError(error, sql: query.sql)
         }
@@ -254,7 +200,7 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     /// A cell as a SQLite-shaped value: integers, reals, text and bytes, as the store reads them.
-    private static func value(of cell: PostgresCell) throws -> SQLValue {
+    static func value(of cell: PostgresCell) throws -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2, .int4, .int8:

@@ -20,6 +20,16 @@ import Testing
         #expect(PostgresDialect.translateUncached("UPDATE list SET title = 'why?' WHERE id = ?") == "UPDATE list SET title = 'why?' WHERE id = $1")
     }
 
+    /// A statement prepared with its arguments' types: each placeholder cast to the type its value is
+    /// sent as, NULLs left for PostgreSQL to infer, quoted text untouched.
+    @Test func aTypedStatementCastsEachPlaceholderToItsArgumentsType() {
+        let types = (1...10).map { $0 == 3 ? "unknown" : ["bigint", "text", "double precision"][$0 % 3] }
+        #expect(PostgresSQLConnection.casting("UPDATE t SET a = $1, b = $2, c = $3 WHERE d = '$4' AND e IN ($4, $10)", to: types)
+            == "UPDATE t SET a = $1::text, b = $2::double precision, c = $3 WHERE d = '$4' AND e IN ($4::text, $10::text)")
+        #expect(PostgresSQLConnection.casting("SELECT $1", to: ["bytea"]) == "SELECT $1::bytea")
+        #expect(PostgresSQLConnection.casting("SELECT 1", to: []) == "SELECT 1")
+    }
+
     @Test func urlsAreReadAndPathsAreNot() throws {
         #expect(try PostgresURL.parse("dragboard.sqlite") == nil)
         #expect(try PostgresURL.parse("/var/lib/postgres.sqlite") == nil)
