@@ -74,7 +74,7 @@ final class PostgresSQLConnection: SQLConnection {
             if let id = row[3] as String? { records[id] = OperationRecord(fingerprint: row[4], response: row[5], version: row[6]) }
         }
         for operation in operations {
-            memo.remember(records[operation], for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .anything)
+            memo.remember(records[operation], for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .operations)
         }
     }
 

@@ -130,6 +130,26 @@ import Testing
 
     /// The bookkeeping of a change (version, undo, activity, operation record) writes none of the
     /// board's rows: the answer, rendered after it in the transaction, reads nothing the move knew.
+    /// The operation records a batch read with its board's lock outlive the batch's moves (no move
+    /// writes them): only the record an operation's own bookkeeping writes is forgotten.
+    @Test func operationRecordsOutliveMovesAndTheirOwnBookkeepingForgetsThem() throws {
+        let memo = ReadMemo()
+        let record = OperationRecord(fingerprint: "f", response: "r", version: 3)
+        memo.remember(Optional(record), for: OperationRecord.memoKey("op-1"), at: 0, scope: .operations)
+        memo.remember(Optional<OperationRecord>.none, for: OperationRecord.memoKey("op-2"), at: 0, scope: .operations)
+        memo.remember(1, for: "a row of people", at: 0, scope: .list("people"))
+        memo.carry(from: 0, to: 1, sparing: RowWrite(lists: ["people"], kinds: ["person"]))
+        #expect(memo.answer(OperationRecord.memoKey("op-1"), at: 1, as: OperationRecord?.self) == .some(record))
+        #expect(memo.answer(OperationRecord.memoKey("op-2"), at: 1, as: OperationRecord?.self) == .some(nil))
+        #expect(memo.answer("a row of people", at: 1, as: Int.self) == nil)
+        // op-2's bookkeeping writes its record: what was remembered of it (none) is old.
+        memo.carry(from: 1, to: 2, except: [OperationRecord.memoKey("op-2")])
+        #expect(memo.answer(OperationRecord.memoKey("op-1"), at: 2, as: OperationRecord?.self) == .some(record))
+        #expect(memo.answer(OperationRecord.memoKey("op-2"), at: 2, as: OperationRecord?.self) == nil)
+        // Never kept beyond the transaction: it is about no one board.
+        #expect(!MemoScope.operations.isWhollyAbout("demo", lists: ["people"]))
+    }
+
     @Test func whatAMoveWroteIsKnownAfterItsBookkeeping() throws {
         let temp = try TempStore(engine: .sqlite)
         defer { temp.remove() }

@@ -12,6 +12,9 @@ package enum MemoScope: Sendable, Equatable {
     /// The top-level rows of `kinds` on the board, with their content counts, found in `lists`: a
     /// move changes them only if it touches one of those lists or moves a row of one of those kinds.
     case containers(board: String, lists: Set<String>, kinds: Set<String>)
+    /// Operation records: only an operation's bookkeeping writes them (and forgets the one it writes),
+    /// no move of rows. They never outlive their transaction.
+    case operations
     /// Depends on anything (a row that does not exist, say): any write makes it old.
     case anything
 
@@ -23,7 +26,7 @@ package enum MemoScope: Sendable, Equatable {
     /// Whether `write` may have changed what the answer says.
     func isChanged(by write: RowWrite) -> Bool {
         switch self {
-        case .board: false
+        case .board, .operations: false
         case .list(let list): write.lists.contains(list)
         case .allRows: true
         case .containers(_, let lists, let kinds): write.lists.contains(where: lists.contains) || write.kinds.contains(where: kinds.contains)
@@ -37,7 +40,7 @@ package enum MemoScope: Sendable, Equatable {
         case .board(let other), .allRows(let other): other == board
         case .list(let list): boardLists.contains(list)
         case .containers(let other, let lists, _): other == board && lists.isSubset(of: boardLists)
-        case .anything: false
+        case .operations, .anything: false
         }
     }
 }

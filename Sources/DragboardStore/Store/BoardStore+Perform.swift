@@ -159,9 +159,10 @@ extension BoardStore {
                 try db.execute(sql: "DELETE FROM undoEntry WHERE createdAt < ?", arguments: [now - Self.undoRetention])
             }
             // The bookkeeping writes only boards' versions, the undo history, the activity and operation
-            // records: what the transaction read of the rows holds (the answer reads them).
+            // records: what the transaction read of the rows holds (the answer reads them), and so do
+            // the records of the batch's other operations read with the lock.
             db.memo.carry(from: stamp, to: db.totalChangesCount,
-                          except: Set(([board] + departures.map(\.board)).map(ReadMemo.versionKey)))
+                          except: Set(([board] + departures.map(\.board)).map(ReadMemo.versionKey) + [OperationRecord.memoKey(operationID)]))
             result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
             changed = true
             return
