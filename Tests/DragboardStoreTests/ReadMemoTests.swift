@@ -150,6 +150,36 @@ import Testing
         #expect(!MemoScope.operations.isWhollyAbout("demo", lists: ["people"]))
     }
 
+    /// A move within a list writes the moved rows alone: the other rows of that list read before
+    /// are still known (where they stand is not). A move to another list names no rows (it may carry
+    /// nested ones): then every row of both lists is read again.
+    @Test func aMoveWithinAListKeepsTheOtherRowsOfThatList() throws {
+        let temp = try TempStore(engine: .sqlite)
+        defer { temp.remove() }
+        let statements = Statements()
+        try temp.op { tx in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            #expect(try statements.during { _ = try tx.item("c") } == 1)
+            try tx.move(["a"], to: Placement(listID: "people", index: 3))
+            var c: ItemRecord?
+            #expect(try statements.during { c = try tx.item("c"); _ = try tx.item("a") } == 0)
+            #expect(c?.listID == "people")
+            #expect(try tx.rows(in: "people").map(\.id) == ["b", "c", "a", "d", "e"])
+            try tx.move(["b"], to: Placement(listID: "links"))
+            #expect(try statements.during { c = try tx.item("c") } == 1)
+            #expect(try statements.during { _ = try tx.item("b") } == 0)  // what it wrote
+        }
+        let memo = ReadMemo()
+        memo.remember(1, for: "c", at: 0, scope: .item(id: "c", list: "people"))
+        memo.remember(2, for: "a", at: 0, scope: .item(id: "a", list: "people"))
+        memo.carry(from: 0, to: 1, sparing: RowWrite(lists: ["people"], kinds: ["person"], rows: ["a"]))
+        #expect(memo.answer("c", at: 1, as: Int.self) == 1)
+        #expect(memo.answer("a", at: 1, as: Int.self) == nil)
+        memo.carry(from: 1, to: 2, sparing: RowWrite(lists: ["people"], kinds: ["person"]))
+        #expect(memo.answer("c", at: 2, as: Int.self) == nil)
+    }
+
     @Test func whatAMoveWroteIsKnownAfterItsBookkeeping() throws {
         let temp = try TempStore(engine: .sqlite)
         defer { temp.remove() }

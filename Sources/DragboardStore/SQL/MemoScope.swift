@@ -5,8 +5,10 @@ import Dragboard
 package enum MemoScope: Sendable, Equatable {
     /// The board's own rows (its record, its lists' names and order): no move of rows changes them.
     case board(String)
-    /// Rows of one list (their order, their counts, a row itself).
+    /// Rows of one list (their order, their counts).
     case list(String)
+    /// One row, in `list`: a move changes it only if it wrote that row, or rows of that list it cannot name.
+    case item(id: String, list: String)
     /// Rows anywhere on the board (each list's count).
     case allRows(board: String)
     /// The top-level rows of `kinds` on the board, with their content counts, found in `lists`: a
@@ -20,7 +22,7 @@ package enum MemoScope: Sendable, Equatable {
 
     /// The scope of an answer about one row (none: a missing row).
     static func row(_ item: ItemRecord?) -> MemoScope {
-        item.map { .list($0.listID) } ?? .anything
+        item.map { .item(id: $0.id, list: $0.listID) } ?? .anything
     }
 
     /// Whether `write` may have changed what the answer says.
@@ -28,6 +30,7 @@ package enum MemoScope: Sendable, Equatable {
         switch self {
         case .board, .operations: false
         case .list(let list): write.lists.contains(list)
+        case .item(let id, let list): write.lists.contains(list) && (write.rows?.contains(id) ?? true)
         case .allRows: true
         case .containers(_, let lists, let kinds): write.lists.contains(where: lists.contains) || write.kinds.contains(where: kinds.contains)
         case .anything: true
@@ -38,7 +41,7 @@ package enum MemoScope: Sendable, Equatable {
     func isWhollyAbout(_ board: String, lists boardLists: Set<String>) -> Bool {
         switch self {
         case .board(let other), .allRows(let other): other == board
-        case .list(let list): boardLists.contains(list)
+        case .list(let list), .item(_, let list): boardLists.contains(list)
         case .containers(let other, let lists, _): other == board && lists.isSubset(of: boardLists)
         case .operations, .anything: false
         }
@@ -46,16 +49,19 @@ package enum MemoScope: Sendable, Equatable {
 }
 
 /// The rows a move wrote: those of `lists` (where rows left and landed, with everything nested in
-/// them, and any rows a rebalance re-keyed there), the moved rows being of `kinds`. A move touches
+/// them, and any rows a rebalance re-keyed there), the moved rows being of `kinds`; exactly `rows`
+/// where the move can name them (nil: any row of `lists`). A move touches
 /// a list or two: they are kept in arrays and compared, not hashed (a move checks every answer a
 /// transaction remembers against them).
 package struct RowWrite: Sendable {
     private(set) var lists: [String]
     private(set) var kinds: [String]
+    let rows: [String]?
 
-    init(lists: some Sequence<String>, kinds: some Sequence<String>) {
+    init(lists: some Sequence<String>, kinds: some Sequence<String>, rows: [String]? = nil) {
         self.lists = []
         self.kinds = []
+        self.rows = rows
         for list in lists where !self.lists.contains(list) { self.lists.append(list) }
         for kind in kinds where !self.kinds.contains(kind) { self.kinds.append(kind) }
     }

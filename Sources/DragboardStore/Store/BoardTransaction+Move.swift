@@ -68,9 +68,11 @@ extension BoardTransaction {
                 }
             }
             // The rows written (a rebalance's too) are those of the lists left and entered: what this
-            // transaction knows of other lists holds.
+            // transaction knows of other lists holds. Within a list, with no rebalance, they are the
+            // moved rows alone: the others of that list are as they were (where they stand in it is not).
+            let named = rebalancedRows.total == rebalanced && items.allSatisfy { $0.listID == gap.listID }
             db.memo.carry(from: unwritten, to: db.totalChangesCount,
-                          sparing: RowWrite(lists: items.map(\.listID) + [gap.listID], kinds: items.map(\.kind)))
+                          sparing: RowWrite(lists: items.map(\.listID) + [gap.listID], kinds: items.map(\.kind), rows: named ? ids : nil))
             // A rebalance re-keyed the rows around the gap: then their keys are not the gap's.
             if rebalancedRows.total == rebalanced { rememberNeighbours(of: zip(items, keys).map { OrderBound(pos: $1, id: $0.id) }, in: gap) }
             // Top-level rows moved between top levels: each list's count moved with them (the answer shows the counts).
