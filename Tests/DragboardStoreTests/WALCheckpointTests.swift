@@ -107,7 +107,7 @@ import Testing
         defer { t.remove() }
         let engine = try #require(t.store.engine as? SQLiteEngine)
         // Each rename commits a few pages; SQLite's own checkpoint would have run in one of these
-        // commits (its default is 1,000 pages, the checkpointer's too).
+        // commits (its default is 1,000 pages; the checkpointer's is 250).
         var moves = 0
         while engine.checkpointer.counts.inBackground == 0 && moves < 5_000 {
             _ = try t.op { tx in try tx.renameBoard("Board \(moves)") }

@@ -224,10 +224,11 @@ IN_MEMORY_P99 = f"drop p99, offered {OFFERED}/s, database in memory (ms)"
 LOG_PAGES = "SQLite log pages written per drop cycle"
 
 
-def log_pages_per_drop(server: Server, cycles: int = 20) -> float:
+def log_pages_per_drop(server: Server, cycles: int = 10) -> float:
     """The pages a drop cycle writes to the SQLite log, each a 4 KB frame synced before the drop is acknowledged:
     the log emptied while the server is idle (a TRUNCATE checkpoint), `cycles` drops of one client (begin, drop,
-    end, as drops.c chooses them; far fewer pages than start a checkpoint), then the log's frames counted."""
+    end, as drops.c chooses them; fewer pages than start a checkpoint, 250: one would start the log again and
+    hide what came before), then the log's frames counted."""
     with sqlite3.connect(server.database, timeout=10) as connection:
         while connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:  # busy: the server's checkpoint
             pass
