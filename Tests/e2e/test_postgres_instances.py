@@ -289,6 +289,15 @@ def wait_in_page(page, expression: str, what: str) -> None:
     wait_until(lambda: page.evaluate(expression), what, timeout=10)
 
 
+#: The lines of a board page's activity panel, newest first.
+ACTIVITY_LINES = "[data-activity-list] li"
+
+
+def activity_versions(page) -> list[str]:
+    """The board version of each line of the page's activity panel, newest first."""
+    return page.locator(ACTIVITY_LINES).evaluate_all("lines => lines.map(line => line.dataset.version)")
+
+
 def open_board(browser, server: Server, errors: ConsoleErrors):
     """A page of its own browser context (its own cookies) on `server`'s board, listening for live events."""
     opened = errors.watch(browser.new_context(viewport={"width": 1280, "height": 1000}).new_page())
@@ -318,6 +327,9 @@ def test_a_drop_through_one_instance_shows_in_the_other_s_page(browser, instance
         expect(title_cells(page_b, "cat-1")).to_have_text(["Feather wand", "Catnip mouse"])
         expect(title_cells(page_b, "cat-2")).to_have_text(["Ball of yarn", "Laser pointer", "Bell ball"])
         assert live_events(page_b, "version") == [before + 1], "B's page must hear of A's drop as a 'version' event"
+        # And of its line in the activity panel, read by B from the database.
+        expect(page_b.locator(ACTIVITY_LINES).first).to_contain_text("Ball of yarn")
+        expect(page_b.locator(ACTIVITY_LINES).first).to_have_attribute("data-version", str(before + 1))
 
         page_b.bring_to_front()
         drag(page_b, row(page_b, "cat-1", "Feather wand"), row(page_b, "cat-3", "Scratching post"), position="top")
@@ -330,10 +342,18 @@ def test_a_drop_through_one_instance_shows_in_the_other_s_page(browser, instance
             "each instance tells its own viewers of its own drop as 'changes'"
         assert board_state(page_a) == board_state(page_b)
 
+        expect(page_a.locator(ACTIVITY_LINES).first).to_contain_text("Feather wand")
+        for page in (page_a, page_b):
+            versions = activity_versions(page)
+            assert versions[:2] == [str(before + 2), str(before + 1)] and versions.count(str(before + 1)) == 1, \
+                f"each drop's line once, newest first, in both pages: {versions}"
+
         page_b.reload()
         wait_in_page(page_b, READY, "the reloaded board is ready")
         wait_version(page_b, before + 2)
         assert board_state(page_b) == board_state(page_a)
+        # Lines a page was rendered with carry their version too: a change told again live is not shown twice.
+        assert activity_versions(page_b)[:2] == [str(before + 2), str(before + 1)]
         stored = cat_titles(fresh_postgres_database)
         assert {name: board_state(page_b)[name] for name in CATS} == stored
         assert console_errors.unexpected() == [], f"browser errors: {console_errors.unexpected()}"

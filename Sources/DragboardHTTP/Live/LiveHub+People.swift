@@ -1,3 +1,4 @@
+import Dragboard
 import Foundation
 import MicroHTTP
 import Synchronization
@@ -22,6 +23,13 @@ extension LiveHub {
     func people(on board: String) -> [String] {
         let names = streams.withLock { $0.values.compactMap { $0.viewer.board == board ? $0.viewer.name : nil } }
         return Set(names).sorted { $0.lowercased() < $1.lowercased() }
+    }
+
+    /// Tells `entry`'s board's viewers of a change in the words of its activity (the side panel).
+    func tellActivity(_ entry: Activity) {
+        guard hasViewers(entry.board) else { return }
+        let event = LiveEvent.Activity(version: entry.version, author: entry.author, words: entry.words, at: entry.date.formatted(.iso8601))
+        tell(event: LiveEvent.activity, board: entry.board, json: LiveEvent.json(event))
     }
 
     /// Tells `board`'s viewers who views it now (`presence`: `{people}`).

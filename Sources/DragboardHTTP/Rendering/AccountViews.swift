@@ -56,6 +56,8 @@ struct MembersView {
 /// One change in an activity list.
 struct ActivityView {
     var seq: Int
+    /// The board's version the change made: a page told of it live (`activity` events) shows it once.
+    var version: Int
     var words: String
     /// ISO 8601 (UTC), for `<time datetime>`.
     var iso: String
@@ -64,6 +66,7 @@ struct ActivityView {
 
     init(_ activity: Activity) {
         seq = activity.seq
+        version = activity.version
         words = activity.words
         (iso, when) = Self.shown(activity.date)
     }

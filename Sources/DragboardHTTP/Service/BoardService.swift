@@ -52,7 +52,15 @@ public final class BoardService: Sendable {
         self.live = live
         self.logger = logger
         // Changes other instances sharing the database commit reach this instance's viewers too.
-        try store.observeOtherInstances { [weak live] board, version in live?.announce(board: board, version: version) }
+        try store.observeOtherInstances { [weak live, store] board, version in
+            guard let live else { return }
+            live.announce(board: board, version: version)
+            guard live.hasViewers(board) else { return }
+            // And its line in their activity panel, read off the listener's thread (an event loop's).
+            DispatchQueue.global().async {
+                if let entry = try? store.activity(board: board, version: version) { live.tellActivity(entry) }
+            }
+        }
         store.observeCommits { [databaseWait = metrics.databaseWait] duration in databaseWait.record(duration) }
         // Uploads left by a previous run were never dropped: nothing refers to them. Instances sharing
         // a database share the folder too: there, only uploads no drag can still be waiting for go.

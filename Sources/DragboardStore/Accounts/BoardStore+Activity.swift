@@ -22,10 +22,23 @@ extension BoardStore {
             try db.rows(sql: """
                 SELECT seq, boardID, version, author, words, createdAt FROM activity
                 WHERE boardID = ? AND seq < ? ORDER BY seq DESC LIMIT ?
-                """, arguments: [board, before ?? Int.max, limit]).map {
-                Activity(seq: $0[0], board: $0[1], version: $0[2], author: $0[3], words: $0[4], date: Date(timeIntervalSince1970: $0[5]))
-            }
+                """, arguments: [board, before ?? Int.max, limit]).map(Self.activity(_:))
         }
+    }
+
+    /// The activity entry of the change that took `board` to `version`, if that change has one (found
+    /// from the newest backwards: it is asked for as the change is heard of).
+    public func activity(board: String, version: Int) throws -> Activity? {
+        try engine.readOne { db in
+            try db.row(sql: """
+                SELECT seq, boardID, version, author, words, createdAt FROM activity
+                WHERE boardID = ? AND version = ? ORDER BY seq DESC LIMIT 1
+                """, arguments: [board, version]).map(Self.activity(_:))
+        }
+    }
+
+    private static func activity(_ row: SQLRow) -> Activity {
+        Activity(seq: row[0], board: row[1], version: row[2], author: row[3], words: row[4], date: Date(timeIntervalSince1970: row[5]))
     }
 }
 
