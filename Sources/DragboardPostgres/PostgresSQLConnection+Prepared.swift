@@ -7,7 +7,8 @@ extension PostgresSQLConnection {
     /// The statement prepared on this connection, for queries with arguments (the hot reads, and the
     /// lock that reads the board's row); the statements that write run unprepared, since only then
     /// does PostgreSQL say how many rows they changed, and their arguments go with their types (a
-    /// prepared statement takes each as the type PostgreSQL inferred for it).
+    /// prepared statement takes each as the type PostgreSQL inferred for it). A change's bookkeeping,
+    /// whose count nobody reads, runs prepared with its types (``runTyped(_:_:)``).
     func preparedQuery(for sql: String) throws -> PreparedQuery? {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return nil }
         if let known = pooled.prepared[sql] { return known }

@@ -144,7 +144,7 @@ final class PostgresSQLConnection: SQLConnection {
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         guard !asksNothingMore else { askedMore = true; throw NotRemembered() }
-        try sendHeld()
+        if !held.isEmpty { try sendHeld() }
         if let prepared = try preparedQuery(for: sql) { return try execute(prepared, arguments, sql: sql) }
         return try Self.sqlRows(try run(sql, arguments).rows, format: nil)
     }
