@@ -8,7 +8,7 @@ import Synchronization
 extension BoardService {
     /// Tells `board`'s viewers of a change in the words of its activity (the side panel).
     func tellActivity(board: String, version: Int, author: String, words: String) {
-        live.tellActivity(Activity(seq: 0, board: board, version: version, author: author, words: words, date: Date()))
+        live.tellActivity(board: board, version: version, author: author, words: words, at: Date())
     }
 
     /// Tells the viewers of the board a drag is over who is moving what: at its beginning and at

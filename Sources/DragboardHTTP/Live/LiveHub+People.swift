@@ -1,4 +1,3 @@
-import Dragboard
 import Foundation
 import MicroHTTP
 import Synchronization
@@ -25,11 +24,11 @@ extension LiveHub {
         return Set(names).sorted { $0.lowercased() < $1.lowercased() }
     }
 
-    /// Tells `entry`'s board's viewers of a change in the words of its activity (the side panel).
-    func tellActivity(_ entry: Activity) {
-        guard hasViewers(entry.board) else { return }
-        let event = LiveEvent.Activity(version: entry.version, author: entry.author, words: entry.words, at: entry.date.formatted(.iso8601))
-        tell(event: LiveEvent.activity, board: entry.board, json: LiveEvent.json(event))
+    /// Tells `board`'s viewers of a change in the words of its activity (the side panel).
+    func tellActivity(board: String, version: Int, author: String, words: String, at date: Date) {
+        guard hasViewers(board) else { return }
+        let event = LiveEvent.Activity(version: version, author: author, words: words, at: date.formatted(.iso8601))
+        tell(event: LiveEvent.activity, board: board, json: LiveEvent.json(event))
     }
 
     /// Tells `board`'s viewers who views it now (`presence`: `{people}`).

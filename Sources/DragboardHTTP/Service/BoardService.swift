@@ -58,7 +58,8 @@ public final class BoardService: Sendable {
             guard live.hasViewers(board) else { return }
             // And its line in their activity panel, read off the listener's thread (an event loop's).
             DispatchQueue.global().async {
-                if let entry = try? store.activity(board: board, version: version) { live.tellActivity(entry) }
+                guard let entry = try? store.activity(board: board, version: version) else { return }
+                live.tellActivity(board: board, version: version, author: entry.author, words: entry.words, at: entry.date)
             }
         }
         store.observeCommits { [databaseWait = metrics.databaseWait] duration in databaseWait.record(duration) }
