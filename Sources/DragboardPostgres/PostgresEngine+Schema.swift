@@ -186,6 +186,10 @@ extension PostgresEngine {
             "CREATE TRIGGER member_changed AFTER INSERT OR UPDATE OR DELETE ON member FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
             "CREATE TRIGGER board_changed AFTER INSERT OR DELETE OR UPDATE OF title ON board FOR EACH ROW EXECUTE FUNCTION dragboard_access_changed()",
         ]),
+        // What a board's last change was, for the other instances (`VersionStep`).
+        ("v7-board-change", [
+            "ALTER TABLE board ADD COLUMN changed TEXT",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

@@ -57,21 +57,21 @@ final class PostgresSQLConnection: SQLConnection {
         memo.forget()
         let found: [SQLRow]
         if operations.isEmpty {
-            found = try rows(sql: "SELECT version, incarnation, \(boardWriterColumn) FROM board WHERE id = ? FOR UPDATE", arguments: [board])
+            found = try rows(sql: "SELECT \(boardMarkColumns) FROM board WHERE id = ? FOR UPDATE", arguments: [board])
         } else {
             let ids = Array(repeating: "?", count: operations.count).joined(separator: ", ")
             found = try rows(sql: """
-                SELECT board.version, board.incarnation, \(boardWriterColumn), operation.id, operation.fingerprint, operation.response, operation.version
+                SELECT \(boardMarkColumns), operation.id, operation.fingerprint, operation.response, operation.version
                 FROM board LEFT JOIN operation ON operation.id IN (\(ids)) WHERE board.id = ? FOR UPDATE OF board
                 """, arguments: SQLArguments((operations + [board]).map { $0 as (any SQLValueConvertible)? }))
         }
         guard let row = found.first else { return }
         memo.remember(Optional(row[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount, scope: .board(board))
-        memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: totalChangesCount)
+        memo.found(board: board, row: row, stamp: totalChangesCount)
         guard !operations.isEmpty else { return }
         var records: [String: OperationRecord] = [:]
         for row in found {
-            if let id = row[3] as String? { records[id] = OperationRecord(fingerprint: row[4], response: row[5], version: row[6]) }
+            if let id = row[4] as String? { records[id] = OperationRecord(fingerprint: row[5], response: row[6], version: row[7]) }
         }
         for operation in operations {
             memo.remember(records[operation], for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .operations)

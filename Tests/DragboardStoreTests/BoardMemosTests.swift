@@ -106,7 +106,7 @@ import Testing
                 try db.lock(board: board)
                 let tx = BoardTransaction(db: db, boardID: board, baseVersion: try StoreQueries.version(db, board: board))
                 try tx.move(["a"], to: Placement(listID: "links"))
-                try db.executeTogether([SQLWrite(BoardStore.setVersionSQL, [tx.newVersion, nil, board], setsBoardVersion: true)])
+                try db.executeTogether([SQLWrite(BoardStore.setVersionSQL, [tx.newVersion, nil, nil, board], setsBoardVersion: true)])
                 // What it then knows (and leaves): `a` in the links, 4 · 3 · 2 · 0.
                 #expect(try tx.item("a").listID == "links" && tx.listCounts().map(\.count) == [4, 3, 2, 0])
                 db.memo.leave(board: board, version: tx.newVersion, writer: db.writer, at: db.totalChangesCount)

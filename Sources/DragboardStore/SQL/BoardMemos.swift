@@ -11,6 +11,9 @@ import Synchronization
 /// answers wholly about one board are kept (``MemoScope/isWhollyAbout(_:lists:)``), and only once
 /// no other transaction can find the board at that mark without their transaction having committed.
 ///
+/// Another process's change to a board leads from a state kept here to its new one where the board's
+/// row says what it wrote (``VersionStep``): the answers it cannot have changed hold at the new state.
+///
 /// One per engine (one database); shared by its connections' transactions.
 package final class BoardMemos: Sendable {
     /// One remembered answer.
@@ -49,13 +52,21 @@ package final class BoardMemos: Sendable {
         self.answerLimit = answerLimit
     }
 
-    /// What was kept of `board` at exactly this mark.
-    func answers(board: String, at mark: BoardMark) -> [String: Entry]? {
+    /// What was kept of `board` at exactly this mark; else, where `step` (the board row's, read
+    /// with the mark) led to it from a state kept here, what that state kept that the step cannot
+    /// have made old, kept at `mark` from now on.
+    func answers(board: String, at mark: BoardMark, after step: VersionStep? = nil) -> [String: Entry]? {
         state.withLock { state in
-            guard let index = state.boards[board]?.states.firstIndex(where: { $0.mark == mark }) else { return nil }
+            guard let states = state.boards[board]?.states else { return nil }
             state.clock += 1
             state.boards[board]?.lastUse = state.clock
-            return state.boards[board]?.states[index].answers
+            if let kept = states.first(where: { $0.mark == mark }) { return kept.answers }
+            guard let step, step.version == mark.version,
+                  let base = states.first(where: { $0.mark == BoardMark(incarnation: mark.incarnation, version: step.baseVersion, writer: step.baseWriter) })
+            else { return nil }
+            let answers = base.answers.filter { !$0.value.scope.isChanged(by: step.write) }
+            Self.insert(Snapshot(mark: mark, answers: answers), into: &state.boards[board]!.states, limit: stateLimit)
+            return answers
         }
     }
 
@@ -82,11 +93,15 @@ package final class BoardMemos: Sendable {
                 }
                 return
             }
-            // Newest version first; past the limit the oldest goes (a late read's own, maybe).
-            let position = kept.states.firstIndex { $0.mark.version < mark.version } ?? kept.states.count
-            kept.states.insert(Snapshot(mark: mark, answers: answers), at: position)
-            if kept.states.count > stateLimit { kept.states.removeLast() }
+            Self.insert(Snapshot(mark: mark, answers: answers), into: &kept.states, limit: stateLimit)
         }
+    }
+
+    /// Newest version first; past the limit the oldest goes (a late read's own, maybe).
+    private static func insert(_ snapshot: Snapshot, into states: inout [Snapshot], limit: Int) {
+        let position = states.firstIndex { $0.mark.version < snapshot.mark.version } ?? states.count
+        states.insert(snapshot, at: position)
+        if states.count > limit { states.removeLast() }
     }
 
     /// A new board row's incarnation: never one an earlier row under its id had.
@@ -113,3 +128,4 @@ package struct BoardMark: Hashable, Sendable {
         self.writer = writer
     }
 }
+

@@ -66,8 +66,17 @@ package final class ReadMemo {
     }
 
     /// After writes that changed none of the rows remembered (a change's bookkeeping): what was
-    /// good at `stamp` is good at `now`, except under `stale`.
+    /// good at `stamp` is good at `now`, except under `stale`, which must be answers no transaction
+    /// leaves for the next (a board's version, operation records): a ``VersionStep`` does not name them.
     func carry(from stamp: Int, to now: Int, except stale: Set<String>) {
+        let unnamed = stale.contains { key in
+            !key.hasPrefix(Self.versionKey("")) && (answers[key]?.scope ?? seed?.answers[key]?.scope).map { $0 != .operations } == true
+        }
+        if unnamed {
+            for board in boards.found.keys { boards.found[board]?.writes = nil }
+        } else {
+            count(nil, from: stamp, to: now)
+        }
         if var seed, seed.stamp == stamp {
             seed.stamp = now
             seed.stale.formUnion(stale.filter { seed.answers[$0] != nil })
@@ -82,6 +91,7 @@ package final class ReadMemo {
     /// After a move that wrote only `write`'s rows: what was good at `stamp` and depends on none of
     /// them is good at `now`.
     func carry(from stamp: Int, to now: Int, sparing write: RowWrite) {
+        count(write, from: stamp, to: now)
         if var seed, seed.stamp == stamp {
             seed.stamp = now
             for (key, entry) in seed.answers where entry.scope.isChanged(by: write) { seed.stale.insert(key) }

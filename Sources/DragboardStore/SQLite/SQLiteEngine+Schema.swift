@@ -179,6 +179,11 @@ extension SQLiteEngine {
             // (new at each insert) tells the two apart, for what transactions remember (`BoardMemos`).
             try db.execute(sql: "ALTER TABLE board ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v11-board-change") { db in
+            // What the last change of a board was (`VersionStep`): written where processes share the
+            // database (PostgreSQL); here it stays NULL, as both engines keep the same columns.
+            try db.execute(sql: "ALTER TABLE board ADD COLUMN changed TEXT")
+        }
         return migrator
     }
 }

@@ -131,7 +131,9 @@ extension BoardStore {
             // The bookkeeping of the change, written together (one round trip on PostgreSQL): none of
             // these statements reads a row another of them writes.
             try db.announce(board: board, version: tx.newVersion)
-            var bookkeeping = [SQLWrite(Self.setVersionSQL, [tx.newVersion, now.timeIntervalSince1970, board], setsBoardVersion: true)]
+            // What it changed, for the other processes sharing the database (``VersionStep``).
+            let step = db.memo.step(of: board, to: tx.newVersion, at: db.totalChangesCount)?.encoded
+            var bookkeeping = [SQLWrite(Self.setVersionSQL, [tx.newVersion, now.timeIntervalSince1970, step, board], setsBoardVersion: true)]
             if tx.journal.isRecording { bookkeeping += try Self.undoWrites(tx.journal, board: board, at: now) }
             if let note = tx.activityNote.entry {
                 // A change that deleted its board (a deletion, an undone creation) leaves no activity: it went with the board.
@@ -161,8 +163,8 @@ extension BoardStore {
             // The bookkeeping writes only boards' versions, the undo history, the activity and operation
             // records: what the transaction read of the rows holds (the answer reads them), and so do
             // the records of the batch's other operations read with the lock.
-            db.memo.carry(from: stamp, to: db.totalChangesCount,
-                          except: Set(([board] + departures.map(\.board)).map(ReadMemo.versionKey) + [OperationRecord.memoKey(operationID)]))
+            db.memo.bookkept(board: board, version: tx.newVersion, from: stamp, to: db.totalChangesCount,
+                             except: Set(([board] + departures.map(\.board)).map(ReadMemo.versionKey) + [OperationRecord.memoKey(operationID)]))
             result = OperationResult(response: response, version: tx.newVersion, replayed: false, departures: departures)
             changed = true
             return
@@ -228,11 +230,12 @@ extension BoardStore {
 
     /// Sets a board's version and, when `date` is given, its last activity.
     static func setVersion(_ db: any SQLConnection, _ version: Int, board: String, at date: Date?) throws {
-        try db.cachedStatement(sql: setVersionSQL).execute(arguments: [version, date?.timeIntervalSince1970, board])
+        try db.cachedStatement(sql: setVersionSQL).execute(arguments: [version, date?.timeIntervalSince1970, nil, board])
     }
 
-    /// A board's version and last activity, unless that is NULL (arguments: version, activity, board).
-    static let setVersionSQL = "UPDATE board SET version = ?, activity = COALESCE(?, activity) WHERE id = ?"
+    /// A board's version, its last activity unless that is NULL, and what the change was
+    /// (``VersionStep``'s text, or NULL: not told) (arguments: version, activity, change, board).
+    static let setVersionSQL = "UPDATE board SET version = ?, activity = COALESCE(?, activity), changed = ? WHERE id = ?"
 
     /// Raises a board's version by one and sets its last activity; returns the new version.
     static func advanceVersion(_ db: any SQLConnection, board: String, at date: Date) throws -> Int {

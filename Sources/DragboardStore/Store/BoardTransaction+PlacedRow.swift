@@ -70,7 +70,7 @@ extension BoardStore {
                         _ body: (BoardTransaction) throws -> T) throws -> T {
         try engine.readLeading({ db in
             let row = try db.cachedStatement(sql: """
-                SELECT version, incarnation, \(db.boardWriterColumn), \(BoardTransaction.placedRowColumns)
+                SELECT \(db.boardMarkColumns), \(BoardTransaction.placedRowColumns)
                 FROM board LEFT JOIN item AS i ON i.id = ? WHERE board.id = ?
                 """).row(arguments: BoardTransaction.placedRowArguments(listID, then: id, board))
             guard let row else {
@@ -78,9 +78,9 @@ extension BoardStore {
                 return
             }
             // As StoreQueries.version keeps it: the transaction starts from what an earlier one left of this state.
-            db.memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: db.totalChangesCount)
+            db.memo.found(board: board, row: row, stamp: db.totalChangesCount)
             db.remember(Int?.some(row[0]), for: ReadMemo.versionKey(board), .board(board))
-            BoardTransaction.keepPlacedRow(row, from: 3, id: id, inList: listID, db)
+            BoardTransaction.keepPlacedRow(row, from: 4, id: id, inList: listID, db)
         }) { db in
             try body(BoardTransaction(db: db, boardID: board, baseVersion: StoreQueries.version(db, board: board)))
         }

@@ -28,9 +28,9 @@ enum StoreQueries {
     /// of the board in this state (``ReadMemo/found(board:at:stamp:)``).
     static func version(_ db: any SQLConnection, board: String) throws -> Int {
         let known = try db.memoized(ReadMemo.versionKey(board), .board(board)) {
-            let row = try db.cachedStatement(sql: "SELECT version, incarnation, \(db.boardWriterColumn) FROM board WHERE id = ?").row(arguments: [board])
+            let row = try db.cachedStatement(sql: "SELECT \(db.boardMarkColumns) FROM board WHERE id = ?").row(arguments: [board])
             guard let row else { return Int?.none }
-            db.memo.found(board: board, at: BoardMark(incarnation: row[1], version: row[0], writer: row[2]), stamp: db.totalChangesCount)
+            db.memo.found(board: board, row: row, stamp: db.totalChangesCount)
             return Int?.some(row[0])
         }
         guard let known else { throw StoreError.unknownBoard(board) }

@@ -21,7 +21,7 @@ package enum StoreSchema {
             Column(name: "id", type: .text), Column(name: "version", type: .integer),
             Column(name: "title", type: .text), Column(name: "activity", type: .real),
             Column(name: "color", type: .text), Column(name: "labels", type: .text),
-            Column(name: "incarnation", type: .text),
+            Column(name: "incarnation", type: .text), Column(name: "changed", type: .text, nullable: true),
         ],
         "list": [
             Column(name: "id", type: .text), Column(name: "title", type: .text), Column(name: "kind", type: .text),

@@ -1,0 +1,53 @@
+/// What one transaction changed of a board, as it leaves it in the board's row (the `changed`
+/// column) for the other processes sharing the database: from which state (``baseVersion``,
+/// ``baseWriter``) to which version, writing only the rows ``write`` names.
+///
+/// A process that knew the board at the base state then knows it at the new one without asking:
+/// each answer it kept whose ``MemoScope`` the write cannot have changed (``BoardMemos``). Without
+/// this, two instances taking turns on a board each find it at a version the other made, and read
+/// the lists, counts and rows again at every turn.
+///
+/// Only a transaction whose every write since it found the board was a move (or a change's
+/// bookkeeping, which writes none of the answers kept) can say what it changed: any other write
+/// leaves the column NULL. A version raised without the column (another board's departure, an
+/// older build) leaves one that names an older version, which says nothing of this one.
+package struct VersionStep: Equatable, Sendable {
+    package var version: Int
+    package var baseVersion: Int
+    package var baseWriter: String
+    package var write: RowWrite
+
+    /// Separates the fields, then the ids within a field: characters no id or writer holds (an
+    /// id holding one is not told, see ``encoded``).
+    private static let field: Character = "\u{1E}", item: Character = "\u{1F}"
+
+    package init(version: Int, baseVersion: Int, baseWriter: String, write: RowWrite) {
+        self.version = version
+        self.baseVersion = baseVersion
+        self.baseWriter = baseWriter
+        self.write = write
+    }
+
+    /// The column's text: version, base version, base writer, lists, kinds and (where the move could
+    /// name them) rows. Nil where a string holds a separator or is empty (no id is).
+    package var encoded: String? {
+        let names = write.lists + write.kinds + (write.rows ?? []) + [baseWriter]
+        guard !names.contains(where: { $0.isEmpty || $0.contains(Self.field) || $0.contains(Self.item) }) else { return nil }
+        var fields = ["\(version)", "\(baseVersion)", baseWriter, write.lists.joined(separator: String(Self.item)),
+                      write.kinds.joined(separator: String(Self.item))]
+        if let rows = write.rows { fields.append(rows.joined(separator: String(Self.item))) }
+        return fields.joined(separator: String(Self.field))
+    }
+
+    /// Reads ``encoded``'s text; nil for anything else (a row edited by hand, say).
+    package init?(decoding text: String) {
+        let fields = text.split(separator: Self.field, omittingEmptySubsequences: false)
+        guard fields.count == 5 || fields.count == 6, let version = Int(fields[0]), let baseVersion = Int(fields[1]),
+              !fields[2].isEmpty else { return nil }
+        func names(_ field: Substring) -> [String] {
+            field.isEmpty ? [] : field.split(separator: Self.item, omittingEmptySubsequences: false).map(String.init)
+        }
+        self.init(version: version, baseVersion: baseVersion, baseWriter: String(fields[2]),
+                  write: RowWrite(lists: names(fields[3]), kinds: names(fields[4]), rows: fields.count == 6 ? names(fields[5]) : nil))
+    }
+}
