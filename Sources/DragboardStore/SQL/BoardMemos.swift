@@ -64,7 +64,8 @@ package final class BoardMemos: Sendable {
             guard let step, step.version == mark.version,
                   let base = states.first(where: { $0.mark == BoardMark(incarnation: mark.incarnation, version: step.baseVersion, writer: step.baseWriter) })
             else { return nil }
-            let answers = base.answers.filter { !$0.value.scope.isChanged(by: step.write) }
+            var answers = base.answers.compactMapValues { $0.after(step.write) }
+            StoreQueries.spreadCounts(in: &answers, board: board)
             Self.insert(Snapshot(mark: mark, answers: answers), into: &state.boards[board]!.states, limit: stateLimit)
             return answers
         }
@@ -129,3 +130,13 @@ package struct BoardMark: Hashable, Sendable {
     }
 }
 
+extension BoardMemos.Entry {
+    /// This answer after `write`: itself where the write cannot have changed it; a board's list
+    /// counts brought up to date, where the write says how they changed; else nil (read it again).
+    func after(_ write: RowWrite) -> Self? {
+        guard scope.isChanged(by: write) else { return self }
+        guard case .allRows = scope, let changes = write.counts, var counts = value as? [StoreQueries.ListCount] else { return nil }
+        for index in counts.indices { counts[index].count += changes[counts[index].list] ?? 0 }
+        return Self(value: counts, scope: scope)
+    }
+}

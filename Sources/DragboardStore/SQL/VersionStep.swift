@@ -28,26 +28,49 @@ package struct VersionStep: Equatable, Sendable {
         self.write = write
     }
 
-    /// The column's text: version, base version, base writer, lists, kinds and (where the move could
-    /// name them) rows. Nil where a string holds a separator or is empty (no id is).
+    /// The column's text, seven fields: version, base version, base writer, lists, kinds, rows
+    /// (`=` then the ids, or `*` where the move could not name them) and the lists' count changes
+    /// (`=` then list and change, or `*`: not known). Nil where a string holds a separator or is
+    /// empty (no id is).
     package var encoded: String? {
-        let names = write.lists + write.kinds + (write.rows ?? []) + [baseWriter]
+        let names = write.lists + write.kinds + (write.rows ?? []) + (write.counts.map { Array($0.keys) } ?? []) + [baseWriter]
         guard !names.contains(where: { $0.isEmpty || $0.contains(Self.field) || $0.contains(Self.item) }) else { return nil }
-        var fields = ["\(version)", "\(baseVersion)", baseWriter, write.lists.joined(separator: String(Self.item)),
-                      write.kinds.joined(separator: String(Self.item))]
-        if let rows = write.rows { fields.append(rows.joined(separator: String(Self.item))) }
-        return fields.joined(separator: String(Self.field))
+        let item = String(Self.item)
+        let rows = write.rows.map { "=" + $0.joined(separator: item) } ?? "*"
+        let counts = write.counts.map { "=" + $0.sorted { $0.key < $1.key }.map { "\($0.key)\(item)\($0.value)" }.joined(separator: item) } ?? "*"
+        return ["\(version)", "\(baseVersion)", baseWriter, write.lists.joined(separator: item), write.kinds.joined(separator: item), rows, counts]
+            .joined(separator: String(Self.field))
     }
 
     /// Reads ``encoded``'s text; nil for anything else (a row edited by hand, say).
     package init?(decoding text: String) {
         let fields = text.split(separator: Self.field, omittingEmptySubsequences: false)
-        guard fields.count == 5 || fields.count == 6, let version = Int(fields[0]), let baseVersion = Int(fields[1]),
-              !fields[2].isEmpty else { return nil }
-        func names(_ field: Substring) -> [String] {
-            field.isEmpty ? [] : field.split(separator: Self.item, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 7, let version = Int(fields[0]), let baseVersion = Int(fields[1]), !fields[2].isEmpty,
+              let rows = Self.someNames(fields[5]), let countFields = Self.someNames(fields[6]), (countFields?.count ?? 0) % 2 == 0
+        else { return nil }
+        var counts: [String: Int]?
+        if let countFields {
+            counts = [:]
+            for index in stride(from: 0, to: countFields.count, by: 2) {
+                guard let change = Int(countFields[index + 1]) else { return nil }
+                counts?[countFields[index]] = change
+            }
         }
         self.init(version: version, baseVersion: baseVersion, baseWriter: String(fields[2]),
-                  write: RowWrite(lists: names(fields[3]), kinds: names(fields[4]), rows: fields.count == 6 ? names(fields[5]) : nil))
+                  write: RowWrite(lists: Self.names(fields[3]), kinds: Self.names(fields[4]), rows: rows, counts: counts))
+    }
+
+    /// The ids of a field (none where it is empty).
+    private static func names(_ field: Substring) -> [String] {
+        field.isEmpty ? [] : field.split(separator: item, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The ids of a field that may not say them (`*`: some, unnamed, as nil); nil where it is neither.
+    private static func someNames(_ field: Substring) -> [String]?? {
+        switch field.first {
+        case "*" where field.count == 1: .some(nil)
+        case "=": .some(names(field.dropFirst()))
+        default: nil
+        }
     }
 }

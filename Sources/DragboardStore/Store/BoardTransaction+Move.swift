@@ -71,16 +71,20 @@ extension BoardTransaction {
             // transaction knows of other lists holds. Within a list, with no rebalance, they are the
             // moved rows alone: the others of that list are as they were (where they stand in it is not).
             let named = rebalancedRows.total == rebalanced && items.allSatisfy { $0.listID == gap.listID }
+            // Each list's count of top-level rows follows the rows that left or joined its top level
+            // (nested rows moving with their container stay nested).
+            var countChanges: [String: Int] = [:]
+            for item in items {
+                if item.containerID == nil { countChanges[item.listID, default: 0] -= 1 }
+                if gap.containerID == nil { countChanges[gap.listID, default: 0] += 1 }
+            }
             db.memo.carry(from: unwritten, to: db.totalChangesCount,
-                          sparing: RowWrite(lists: items.map(\.listID) + [gap.listID], kinds: items.map(\.kind), rows: named ? ids : nil))
+                          sparing: RowWrite(lists: items.map(\.listID) + [gap.listID], kinds: items.map(\.kind), rows: named ? ids : nil, counts: countChanges))
             // A rebalance re-keyed the rows around the gap: then their keys are not the gap's.
             if rebalancedRows.total == rebalanced { rememberNeighbours(of: zip(items, keys).map { OrderBound(pos: $1, id: $0.id) }, in: gap) }
-            // Top-level rows moved between top levels: each list's count moved with them (the answer shows the counts).
-            if let lists, var counts, gap.containerID == nil, items.allSatisfy({ $0.containerID == nil }) {
-                for item in items {
-                    if let from = counts.firstIndex(where: { $0.list == item.listID }) { counts[from].count -= 1 }
-                    if let to = counts.firstIndex(where: { $0.list == gap.listID }) { counts[to].count += 1 }
-                }
+            // The answer shows the counts.
+            if let lists, var counts {
+                for index in counts.indices { counts[index].count += countChanges[counts[index].list] ?? 0 }
                 db.remember(lists, for: StoreQueries.listsKey(boardID), .board(boardID))
                 StoreQueries.remember(counts, of: boardID, db)
             }

@@ -67,6 +67,13 @@ enum StoreQueries {
         db.remember(counts, for: listCountsKey(board), .allRows(board: board))
     }
 
+    /// Where kept answers hold a board's list counts, each list's top-level count too (as
+    /// ``remember(_:of:_:)`` keeps them): what a step brought up to date (``BoardMemos``).
+    static func spreadCounts(in answers: inout [String: BoardMemos.Entry], board: String) {
+        guard let counts = answers[listCountsKey(board)]?.value as? [ListCount] else { return }
+        for list in counts { answers[rowCountKey(list.list, nil)] = BoardMemos.Entry(value: list.count, scope: .list(list.list)) }
+    }
+
     /// How many top-level rows each list of the board holds, in list order: read with the lists.
     static func listCounts(_ db: any SQLConnection, board: String) throws -> [ListCount] {
         if let known = db.remembered(listCountsKey(board), as: [ListCount].self) { return known }
