@@ -3,7 +3,9 @@ import DragboardStore
 extension PostgresEngine {
     /// Commits `operation` with the others of this process waiting for its board: one transaction,
     /// one lock of the board's row (which reads all their operation records) and one `COMMIT` for
-    /// the batch, instead of each waiting for the row in PostgreSQL and taking it in turn.
+    /// the batch, instead of each waiting for the row in PostgreSQL and taking it in turn. Those
+    /// that queued while the batch waited for the row (another instance held it) join it once it
+    /// holds the row, their records read in one statement.
     ///
     /// - An operation that fails before writing fails alone; the batch goes on.
     /// - One that fails after writing, or whose statement PostgreSQL refused (which aborts the
@@ -12,18 +14,21 @@ extension PostgresEngine {
     ///   ``BoardStore`` retries it; only a commit makes it count).
     /// - A failure of the transaction itself (its `COMMIT`, a lost connection) is everyone's.
     func commit(_ operation: StoreOperation) {
-        batches.submit(operation, lane: operation.board) { batch in
-            guard batch.count > 1 else { return commitAlone(batch[0]) }
-            commit(batch)
-        }
+        batches.submit(operation, lane: operation.board) { batch, joining in commit(batch, joining) }
     }
 
-    private func commit(_ batch: [StoreOperation]) {
+    private func commit(_ first: [StoreOperation], _ joining: BatchQueue.Joining) {
+        var batch = first
         var doomedBy: StoreOperation?
         do {
             try transaction("BEGIN") { db in
                 let connection = db as! PostgresSQLConnection
                 try connection.lock(board: batch[0].board, readingOperations: batch.compactMap(\.id))
+                let joined = joining()
+                if !joined.isEmpty {
+                    try connection.readRecords(of: joined.compactMap(\.id))
+                    batch += joined
+                }
                 for operation in batch {
                     do {
                         try operation.run?(db)

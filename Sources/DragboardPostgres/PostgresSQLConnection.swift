@@ -69,9 +69,26 @@ final class PostgresSQLConnection: SQLConnection {
         memo.remember(Optional(row[0] as Int), for: ReadMemo.versionKey(board), at: totalChangesCount, scope: .board(board))
         memo.found(board: board, row: row, stamp: totalChangesCount)
         guard !operations.isEmpty else { return }
+        keepRecords(of: operations, from: found, at: 4)
+    }
+
+    /// Reads the records of `operations` (those that joined a batch once it held its board) in one
+    /// statement, kept as the lock keeps those it reads.
+    func readRecords(of operations: [String]) throws {
+        guard !operations.isEmpty else { return }
+        let ids = Array(repeating: "?", count: operations.count).joined(separator: ", ")
+        let found = try rows(sql: "SELECT id, fingerprint, response, version FROM operation WHERE id IN (\(ids))", arguments: SQLArguments(operations))
+        keepRecords(of: operations, from: found, at: 0)
+    }
+
+    /// Keeps the record of each of `operations` found in `rows` (id, fingerprint, response and
+    /// version from column `column`; none: no record), for ``BoardStore`` to find without asking.
+    private func keepRecords(of operations: [String], from rows: [SQLRow], at column: Int) {
         var records: [String: OperationRecord] = [:]
-        for row in found {
-            if let id = row[4] as String? { records[id] = OperationRecord(fingerprint: row[5], response: row[6], version: row[7]) }
+        for row in rows {
+            if let id = row[column] as String? {
+                records[id] = OperationRecord(fingerprint: row[column + 1], response: row[column + 2], version: row[column + 3])
+            }
         }
         for operation in operations {
             memo.remember(records[operation], for: OperationRecord.memoKey(operation), at: totalChangesCount, scope: .operations)

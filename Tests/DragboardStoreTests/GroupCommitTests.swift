@@ -198,6 +198,62 @@ import Testing
     }
 }
 
+/// On PostgreSQL a batch that waited for its board's row while another instance held it takes
+/// along what queued on its board meanwhile.
+@Suite struct JoiningBatchTests {
+    @Test func operationsQueuedWhileABatchWaitsForTheRowJoinIt() throws {
+        let t = try TempStore(engine: .postgres)
+        defer { t.remove() }
+        let store = t.store, other = try BoardStore(database: t.path)
+        let earlier = try store.perform(operationID: "earlier", fingerprint: "f") { tx in try tx.setTitle("e", "Earlier"); return "earlier answer" }
+        let base = try store.version()
+        // Another instance holds the row until released.
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        onOwnThread(finished) {
+            try? other.engine.write { db in
+                try db.lock(board: BoardStore.defaultBoardID, readingOperation: nil)
+                held.signal()
+                release.wait()
+            }
+        }
+        held.wait()
+        let answers = Mutex<[String: Result<OperationResult, any Error>]>([:])
+        func submit(_ name: String, _ work: @escaping @Sendable () throws -> OperationResult) {
+            onOwnThread(finished) {
+                let result = Result { try work() }
+                answers.withLock { $0[name] = result }
+            }
+        }
+        submit("waits") { try store.perform(operationID: "waits", fingerprint: "f") { tx in try tx.move(["a"], to: Placement(listID: "links")); return "waits" } }
+        // The first waits for the row in PostgreSQL (its lead is settled); these queue behind it here.
+        let waiting = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        let deadline = Date() + 60
+        while (try? store.engine.readOne({ try $0.fetchOne(Int.self, sql: waiting, arguments: []) })) ?? 0 == 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.001)  // a deadlock guard only
+        }
+        for (number, id) in ["b", "c", "replay"].enumerated() {
+            submit(id) {
+                guard id != "replay" else { return try store.perform(operationID: "earlier", fingerprint: "f") { _ in "ran again" } }
+                return try store.perform(operationID: id, fingerprint: "f") { tx in try tx.move([id], to: Placement(listID: "links")); return id }
+            }
+            while store.queuedOperations <= number, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }  // a deadlock guard only
+        }
+        try #require(store.queuedOperations == 3)
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 60) == .success)  // a deadlock guard only
+        // One batch: the one that waited, and the three that joined it.
+        #expect(store.largestBatch == 4)
+        let all = answers.withLock { $0 }
+        let moves = try ["waits", "b", "c"].map { try #require(all[$0]).get() }
+        #expect(moves.map(\.version) == [base + 1, base + 2, base + 3])
+        #expect(moves.map(\.response) == ["waits", "b", "c"])
+        let replay = try #require(all["replay"]).get()
+        #expect(replay.replayed && replay.response == "earlier answer" && replay.version == earlier.version)
+        #expect(try t.ids("links") == ["l1", "l2", "a", "b", "c"])
+        #expect(try store.version() == base + 3)
+    }
+}
+
 extension BoardStore {
     /// The operations queued behind the batch being committed: SQLite's one queue, or the default
     /// board's on PostgreSQL.

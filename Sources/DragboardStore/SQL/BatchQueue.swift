@@ -10,6 +10,9 @@ import Synchronization
 /// returns to its own caller (no thread commits for others twice in a row). Every operation of a
 /// batch returns only once the batch is done.
 ///
+/// A batch may also take, part-way, what queued since it began (``Joining``): PostgreSQL's, once it
+/// holds its board after waiting for another instance, takes those that queued during that wait.
+///
 /// SQLite has one lane (one writer for the file); PostgreSQL one per board (its row lock).
 package final class BatchQueue: Sendable {
     private struct Lane {
@@ -29,9 +32,13 @@ package final class BatchQueue: Sendable {
         lanes.withLock { $0[lane]?.queue.count ?? 0 }
     }
 
+    /// Takes the operations queued on a batch's lane since the batch began, which it then commits
+    /// as its own (none: the batch is what it began with).
+    package typealias Joining = () -> [StoreOperation]
+
     /// Commits `operation` in the next batch of `lane` (`commit` runs the batch, on this thread or
     /// another submitter's) and returns once that batch is done.
-    package func submit(_ operation: StoreOperation, lane: String = "", commit: ([StoreOperation]) -> Void) {
+    package func submit(_ operation: StoreOperation, lane: String = "", commit: ([StoreOperation], Joining) -> Void) {
         let leads = lanes.withLock { lanes in
             lanes[lane, default: Lane()].queue.append(operation)
             if lanes[lane]!.committing { return false }
@@ -47,8 +54,16 @@ package final class BatchQueue: Sendable {
             defer { lanes[lane]!.queue.removeAll(keepingCapacity: true) }
             return lanes[lane]!.queue
         }
-        largestBatch.max(batch.count)
-        commit(batch)
+        var joined: [StoreOperation] = []
+        commit(batch) {
+            let more = lanes.withLock { lanes in
+                defer { lanes[lane]!.queue.removeAll(keepingCapacity: true) }
+                return lanes[lane]!.queue
+            }
+            joined += more
+            return more
+        }
+        largestBatch.max(batch.count + joined.count)
         let next = lanes.withLock { lanes -> StoreOperation? in
             guard let first = lanes[lane]!.queue.first else {
                 lanes[lane]!.committing = false
@@ -60,7 +75,7 @@ package final class BatchQueue: Sendable {
             next.leads = true
             next.wake()
         }
-        for other in batch where other !== operation { other.wake() }
+        for other in batch + joined where other !== operation { other.wake() }
     }
 }
 

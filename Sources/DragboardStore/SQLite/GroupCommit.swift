@@ -28,7 +28,7 @@ final class GroupCommit: Sendable {
     /// Commits `operation` in the next batch and returns once that batch is durable (or failed);
     /// the operation's own failure, if any, is in ``StoreOperation/failure``.
     func submit(_ operation: StoreOperation) {
-        queue.submit(operation) { batch in commit(batch) }
+        queue.submit(operation) { batch, _ in commit(batch) }
     }
 
     /// One transaction for the whole batch: each operation's failure is its own, a failure of the
