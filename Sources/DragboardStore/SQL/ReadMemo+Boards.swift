@@ -71,7 +71,8 @@ extension ReadMemo {
         for (board, found) in boards.found {
             guard var writes = found.writes, writes.stamp == stamp else { continue }
             writes.stamp = now
-            if let write { writes.write.formUnion(write) }
+            // Where no writer is named (one process), no step is told: only the stamp matters.
+            if let write, !writes.base.writer.isEmpty { writes.write.formUnion(write) }
             boards.found[board]?.writes = writes
         }
     }

@@ -25,7 +25,7 @@ enum StoreQueries {
     /// A board's version. - Throws: ``StoreError/unknownBoard(_:)``.
     ///
     /// Read with the rest of the board's mark: the transaction then starts from what an earlier one left
-    /// of the board in this state (``ReadMemo/found(board:at:stamp:)``).
+    /// of the board in this state (``ReadMemo/found(board:row:stamp:)``).
     static func version(_ db: any SQLConnection, board: String) throws -> Int {
         let known = try db.memoized(ReadMemo.versionKey(board), .board(board)) {
             let row = try db.cachedStatement(sql: "SELECT \(db.boardMarkColumns) FROM board WHERE id = ?").row(arguments: [board])
