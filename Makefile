@@ -86,7 +86,7 @@ e2e: test-deps build
 # at once can fail with "database is locked" and run nothing), and the browser tests on the built server
 # (the Swift suites take about a minute of one core; the browser tests mostly wait on Chromium, in four pytest processes:
 # `pytest -q Tests/e2e` runs them in one), split by their recorded times, and with them the layer rules,
-# the bench's C drop client against a real server, its C peer (test_peer.py) and the cluster script (their waits overlap the browsers').
+# the bench's C drop client against a real server, its two peers (test_peer.py) and the cluster script (their waits overlap the browsers').
 # The tests after the build share one throw-away PostgreSQL server (Tests/postgres/cluster.py), named to them
 # by DRAGBOARD_TEST_POSTGRES_URL and stopped on the way out whatever the outcome: the store suites
 # (DragboardStoreTests) run a second time on it (DRAGBOARD_TEST_ENGINE=postgres), and the browser tests start
@@ -138,12 +138,14 @@ bench: test-deps
 	$(VENV)/bin/python Tests/bench/browser_bench.py $(if $(BASELINE),--baseline $(BASELINE))
 
 # Issue #27's goal 1, apart from `make bench` and `make test`: the release server's CPU per move (a drop cycle:
-# begin, drop, end) beside a hand-written C peer (libmicrohttpd + SQLite) in Tests/bench/peer.c (integer positions,
-# one UPDATE per move, WAL with synchronous=FULL) at 10, 1,000 and 10,000 rows per list, with 1 and 4 C clients
+# begin, drop, end) beside two hand-written peers, in Swift (MicroHTTP + GRDB, Tests/bench/GRDBPeer: the goal's
+# yardstick) and in C (libmicrohttpd + SQLite, Tests/bench/peer.c: the floor), both with integer positions, one
+# UPDATE per move and WAL with synchronous=FULL, at 10, 1,000 and 10,000 rows per list, with 1 and 4 C clients
 # (drops.c), medians of 3 rounds, each beside its goal (≤ 2x at 10 rows, under 1x at 1,000 and 10,000).
 bench-peer: test-deps
 	$(call apt_install,gcc libc6-dev)
 	swift build -c release --product dragboard
+	swift build -c release --product GRDBPeer
 	swift build -c release --product DragboardBench
 	$(PYTHON) Tests/bench/peer_bench.py --seconds $(BENCH_SECONDS)
 

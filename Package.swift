@@ -137,6 +137,13 @@ let package = Package(
             dependencies: ["DragAndDrop", "Dragboard", "DragboardHTTP", "DragboardStore", "Showcase"],
             swiftSettings: swiftSettings
         ),
+        // `make bench-peer`'s Swift yardstick: a row move written the plain way on MicroHTTP and GRDB.
+        .executableTarget(
+            name: "GRDBPeer",
+            dependencies: ["MicroHTTP", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/bench/GRDBPeer",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "dragboard-example",
             dependencies: ["Dragboard", "DragboardHTTP", "MicroHTTP"],

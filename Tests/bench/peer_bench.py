@@ -1,8 +1,12 @@
-"""`make bench-peer` (issue #27, goal 1): Dragboard's server CPU per move beside a hand-written C peer
-(libmicrohttpd + SQLite, Tests/bench/peer.c: integer positions, one UPDATE per move, WAL with
-synchronous=FULL like Dragboard), at 10, 1,000 and 10,000 rows in each of three lists, with 1 and 4 clients.
-The issue names a Hummingbird + GRDB peer; until one is approved the peer is C on the parts the project
-already links, with the server's own libmicrohttpd thread count (as http_bench.py's raw C hello).
+"""`make bench-peer` (issue #27, goal 1): Dragboard's server CPU per move beside two hand-written peers that
+move rows the plain way (integer positions, one UPDATE per move, WAL with synchronous=FULL like Dragboard), at 10,
+1,000 and 10,000 rows in each of three lists, with 1 and 4 clients:
+- the Swift peer (Tests/bench/GRDBPeer: MicroHTTP's router and GRDB, as an app developer writes a handler), the
+  stand-in for the Hummingbird + GRDB peer the issue names until Hummingbird is approved: the goal is read
+  against it;
+- the C peer (Tests/bench/peer.c: libmicrohttpd and SQLite's C API), the floor: what a move costs with no Swift
+  at all.
+Both run with the server's own libmicrohttpd thread count (as http_bench.py's raw C hello).
 
     python3 Tests/bench/peer_bench.py [--binary .build/release/dragboard] [--seconds 5] [--repeat 3]
 
@@ -13,14 +17,14 @@ average. (Past Dragboard's row window, 100, its clients drag among the first row
 board answer holds, and drop before one of them or at the end.) Each client has one keep-alive connection and
 runs a closed loop for `--seconds`. The figure is the server's CPU (utime + stime from /proc/PID/stat) over the run
 divided by the moves it acknowledged: the rates move with whatever else runs on the 2 shared cores, the CPU a
-move costs much less. Each round measures the peer and Dragboard at every size, in turn (the order swapped
+move costs much less. Each round measures the peers and Dragboard at every size, in turn (the order rotated
 every round); the medians of `--repeat` rounds are printed, each ratio taken within a round, beside the
 issue's goal: at most 2x the peer's CPU at 10 rows, less than the peer's at 1,000 and 10,000.
 
-Stdlib only; peer.c and drops.c are built here with `cc`. After every run the peer's board is checked (every
-row still there once, each list's positions 0..n-1) and so is Dragboard's (one version per acknowledged drop, and
-the same rows where its board answer holds whole lists: at 10 rows, within its row window).
-Nothing is asserted of the figures: they are measurements.
+Stdlib only; peer.c and drops.c are built here with `cc`, GRDBPeer by `swift build` (the Makefile). After every run
+each peer's board is checked (every row still there once, each list's positions 0..n-1) and so is Dragboard's (one
+version per acknowledged drop, and the same rows where its board answer holds whole lists: at 10 rows, within its
+row window). Nothing is asserted of the figures: they are measurements.
 """
 import argparse
 import http.client
@@ -36,7 +40,8 @@ import time
 from clients import CATS, CDropClients, Client
 from http_bench import ROOT, Server, dragboard, run_clients, server_threads
 
-PEER = "hand-written C peer (libmicrohttpd + SQLite)"
+#: The peers, by name: the one the goal is read against first.
+PEERS = ("Swift peer (MicroHTTP + GRDB)", "C peer (libmicrohttpd + SQLite)")
 ROWS = (10, 1_000, 10_000)
 CLIENTS = (1, 4)
 LISTS = tuple(f"list-{k}" for k in (1, 2, 3))  # peer.c seed names them so, as many as Dragboard's cats
@@ -45,7 +50,16 @@ GOALS = {10: ("≤ 2x", lambda ratio: ratio <= 2), 1_000: ("< 1x", lambda ratio:
          10_000: ("< 1x", lambda ratio: ratio < 1)}
 
 
+def swift_peer(binary: pathlib.Path) -> pathlib.Path:
+    """GRDBPeer, built beside the dragboard `binary` (same configuration)."""
+    executable = binary.parent / "GRDBPeer"
+    if not executable.exists():
+        raise SystemExit(f"{executable} is missing: swift build -c release --product GRDBPeer")
+    return executable
+
+
 def build_peer(folder: pathlib.Path) -> pathlib.Path:
+    """peer.c, built into `folder`."""
     executable = folder / "peer"
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
                            text=True).stdout.split()
@@ -144,17 +158,20 @@ def main():
         raise SystemExit(f"{args.binary} is missing: swift build -c release --product dragboard")
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-peer-bench-"))
     try:
-        executable = build_peer(folder)
+        executables = dict(zip(PEERS, (swift_peer(args.binary), build_peer(folder))))
         drops = CDropClients(folder)
         threads = server_threads(args.binary)
-        # figures[rows][clients]["dragboard" | "peer"]: one result per round
-        figures = {rows: {clients: {"dragboard": [], "peer": []} for clients in CLIENTS} for rows in ROWS}
+        sides = ("dragboard", *PEERS)
+        # figures[rows][clients][side]: one result per round
+        figures = {rows: {clients: {side: [] for side in sides} for clients in CLIENTS} for rows in ROWS}
         for round_ in range(max(1, args.repeat)):
             for rows in ROWS:
-                sides = {"peer": lambda: measure_peer(executable, folder, drops, rows, threads, args.seconds),
-                         "dragboard": lambda: measure_dragboard(args.binary, folder, drops, rows, args.seconds)}
-                for side in (("peer", "dragboard") if round_ % 2 == 0 else ("dragboard", "peer")):
-                    for clients, result in sides[side]().items():
+                measures = {name: (lambda name=name: measure_peer(executables[name], folder, drops, rows, threads, args.seconds))
+                            for name in PEERS}
+                measures["dragboard"] = lambda: measure_dragboard(args.binary, folder, drops, rows, args.seconds)
+                shift = round_ % len(sides)
+                for side in sides[shift:] + sides[:shift]:
+                    for clients, result in measures[side]().items():
                         figures[rows][clients][side].append(result)
         report(figures, threads, max(1, args.repeat), args.seconds)
     finally:
@@ -163,32 +180,38 @@ def main():
 
 def report(figures: dict, threads: int, rounds: int, seconds: int):
     median = statistics.median
-    print(f"== Server CPU per move: Dragboard (a drop cycle: begin → drop → end) beside the {PEER}, "
+    swift, c = PEERS
+    print(f"== Server CPU per move: Dragboard (a drop cycle: begin → drop → end) beside two hand-written peers, "
           f"{threads} libmicrohttpd threads each, loopback, 2 shared cores, {seconds} s per run"
           f"{f', medians of {rounds} rounds' if rounds > 1 else ''} ==")
-    print("(peer: Tests/bench/peer.c, integer positions, one UPDATE per move, WAL + synchronous=FULL; "
+    print(f"(Swift: {swift}, Tests/bench/GRDBPeer, the stand-in for the issue's Hummingbird + GRDB peer; C: {c}, "
+          "Tests/bench/peer.c; both: integer positions, one UPDATE per move, WAL + synchronous=FULL; "
           "clients: drops.c threads, one keep-alive connection each, closed loop)")
-    header = (f"{'rows':>6}{'clients':>8}{'Dragboard µs/move':>19}{'peer µs/move':>14}{'ratio':>8}  {'goal':<6}{'':<9}"
-              f"{'Dragboard moves/s':>18}{'peer moves/s':>14}{'peer refused':>14}")
-    print(header)
+    print(f"{'':>14}{'CPU µs per move':^30}{'Dragboard over':^22}{'':<15}{'moves/s':^27}")
+    print(f"{'rows':>6}{'clients':>8}{'Dragboard':>10}{'Swift':>10}{'C':>10}{'Swift':>11}{'C':>11}  {'goal':<6}{'(Swift)':<9}"
+          f"{'Dragboard':>9}{'Swift':>9}{'C':>9}{'peers refused':>15}")
     problems, notes = [], []
     for rows in ROWS:
         goal, met = GOALS[rows]
         for clients in CLIENTS:
-            ours, theirs = figures[rows][clients]["dragboard"], figures[rows][clients]["peer"]
-            ratio = median([a["server_cpu_us"] / b["server_cpu_us"] for a, b in zip(ours, theirs)])
-            print(f"{rows:>6,}{clients:>8}{median([a['server_cpu_us'] for a in ours]):>19.0f}"
-                  f"{median([b['server_cpu_us'] for b in theirs]):>14.0f}{ratio:>7.2f}x  {goal:<6}"
-                  f"{'met' if met(ratio) else 'NOT met':<9}{median([a['per_second'] for a in ours]):>18.0f}"
-                  f"{median([b['per_second'] for b in theirs]):>14.0f}{median([b['refused'] for b in theirs]):>14.0f}")
-            for side, results in (("Dragboard", ours), ("peer", theirs)):
+            runs = figures[rows][clients]
+            ours = runs["dragboard"]
+            ratios = {name: median([a["server_cpu_us"] / b["server_cpu_us"] for a, b in zip(ours, runs[name])]) for name in PEERS}
+            cpu = {side: median([r["server_cpu_us"] for r in runs[side]]) for side in runs}
+            rate = {side: median([r["per_second"] for r in runs[side]]) for side in runs}
+            refused = "/".join(f"{median([r['refused'] for r in runs[name]]):.0f}" for name in PEERS)
+            print(f"{rows:>6,}{clients:>8}{cpu['dragboard']:>10.0f}{cpu[swift]:>10.0f}{cpu[c]:>10.0f}"
+                  f"{ratios[swift]:>10.2f}x{ratios[c]:>10.2f}x  {goal:<6}{'met' if met(ratios[swift]) else 'NOT met':<9}"
+                  f"{rate['dragboard']:>9.0f}{rate[swift]:>9.0f}{rate[c]:>9.0f}{refused:>15}")
+            for side, results in runs.items():
                 if any(result["lost"] for result in results):
                     problems.append(f"{side}, {rows:,} rows, {clients} clients: a row lost or doubled, or a version skipped")
-            if refused := max(result["refused"] for result in ours):
-                notes.append(f"Dragboard, {rows:,} rows, {clients} clients: up to {refused} drop cycles refused in a run "
-                             "(their CPU counted, as the peer's refusals)")
-    print("(ratio: Dragboard's CPU per move over the peer's, the median of each round's; goal: issue #27 goal 1; "
-          "peer refused: moves to an index another client's moves had made stale, answered 409, their CPU counted)")
+            if most := max(result["refused"] for result in ours):
+                notes.append(f"Dragboard, {rows:,} rows, {clients} clients: up to {most} drop cycles refused in a run "
+                             "(their CPU counted, as the peers' refusals)")
+    print("(Dragboard over: its CPU per move over each peer's, the median of each round's ratio; goal: issue #27 goal 1, "
+          "read against the Swift peer; peers refused: moves to an index another client's moves had made stale, "
+          "answered 409, their CPU counted, Swift/C)")
     for note in notes:
         print(f"  {note}")
     for problem in problems:

@@ -1,14 +1,15 @@
-"""peer.c, the hand-written C peer (libmicrohttpd + SQLite) of `make bench-peer`, checked before its figures
-are trusted: its moves put rows where they were asked (within a list, across lists, to the end), a bad index
-or row is refused and changes nothing, every list's positions stay 0..n-1, and drops.c --moves against it
-counts what it acknowledged.
+"""The two hand-written peers of `make bench-peer` (peer.c: libmicrohttpd + SQLite; GRDBPeer: MicroHTTP + GRDB),
+checked before their figures are trusted, each against the same contract: its moves put rows where they were asked
+(within a list, across lists, to the end), a bad index or row is refused and changes nothing, every list's
+positions stay 0..n-1, and drops.c --moves against it counts what it acknowledged.
 
-    .venv/bin/pytest -q Tests/bench/test_peer.py     (needs `cc`, libmicrohttpd and libsqlite3-dev)
+    .venv/bin/pytest -q Tests/bench/test_peer.py     (needs `cc`, libmicrohttpd, libsqlite3-dev and `swift build`)
 """
 import http.client
 import json
 import pathlib
 import shutil
+import subprocess
 import sys
 import tempfile
 import urllib.parse
@@ -17,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from clients import CDropClients  # noqa: E402
-from peer_bench import LISTS, build_peer, dense, peer, peer_board, run_moves  # noqa: E402
+from peer_bench import LISTS, ROOT, build_peer, dense, peer, peer_board, run_moves  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +28,13 @@ def folder():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="module")
-def executable(folder):
-    return build_peer(folder)
+@pytest.fixture(scope="module", params=("c", "swift"))
+def executable(request, folder):
+    if request.param == "c":
+        return build_peer(folder)
+    # The debug build `make test` made (`swift build --build-tests` builds every product).
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
+    return pathlib.Path(out.stdout.strip()) / "GRDBPeer"
 
 
 @pytest.fixture
