@@ -190,6 +190,12 @@ extension PostgresEngine {
         ("v7-board-change", [
             "ALTER TABLE board ADD COLUMN changed TEXT",
         ]),
+        // Every change sets its board's activity: with this index no update of the board's row could
+        // be heap-only (HOT), and each added an entry to both of its indexes, a row rewritten hundreds
+        // of times a second. The boards are listed newest activity first by a sort instead.
+        ("v8-board-activity", [
+            "DROP INDEX board_activity",
+        ]),
     ]
 
     /// Applies the migrations this database lacks, in one transaction that holds an advisory

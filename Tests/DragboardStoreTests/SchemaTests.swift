@@ -27,6 +27,34 @@ import Testing
         try Self.expectDescribed(try Self.columns(of: try BoardStore(path: path)))
     }
 
+    /// Every change writes its board's version, activity and step: an index over one of them
+    /// would be written by every change too (a page more in SQLite's log each time) and, on
+    /// PostgreSQL, keep each update of that row from being heap-only, so the row's indexes would
+    /// grow by an entry per change.
+    @Test func aChangeWritesNoIndexOfItsBoardsRow() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        let isSQLite = t.store.engine is SQLiteEngine
+        let indexed = try t.store.engine.read { db in
+            try db.rows(sql: isSQLite
+                ? "SELECT i.name FROM pragma_index_list('board') l, pragma_index_info(l.name) i"
+                : """
+                    SELECT a.attname::text FROM pg_index x JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = ANY(x.indkey)
+                    WHERE x.indrelid = 'board'::regclass
+                    """).map { (row: SQLRow) -> String in row[0] }
+        }
+        #expect(!indexed.isEmpty)  // its primary key at least: the query reads what it should
+        #expect(Set(indexed.map { $0.lowercased() }).isDisjoint(with: ["version", "activity", "changed"]), "\(indexed)")
+        guard !isSQLite else { return }
+        // What PostgreSQL did with the row in this transaction: updates, every one heap-only.
+        let counts = try t.store.engine.write { db in
+            try db.execute(sql: BoardStore.setVersionSQL, arguments: [7, Date().timeIntervalSince1970, "a step", BoardStore.defaultBoardID])
+            let row = try #require(try db.row(sql: "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'board'"))
+            return [row[0] as Int, row[1] as Int]
+        }
+        #expect(counts[0] >= 1 && counts[1] == counts[0], "\(counts)")
+    }
+
     /// Table → columns as the engine reports them (bookkeeping tables left out).
     static func columns(of store: BoardStore) throws -> [String: [StoreSchema.Column]] {
         try store.engine.read { db in

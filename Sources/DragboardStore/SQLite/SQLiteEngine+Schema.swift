@@ -184,6 +184,12 @@ extension SQLiteEngine {
             // database (PostgreSQL); here it stays NULL, as both engines keep the same columns.
             try db.execute(sql: "ALTER TABLE board ADD COLUMN changed TEXT")
         }
+        migrator.registerMigration("v12-board-activity") { db in
+            // Every change sets its board's activity: through this index that was a B-tree entry
+            // deleted and one inserted per change (another page in the log). The boards are listed
+            // newest activity first by a sort instead.
+            try db.execute(sql: "DROP INDEX board_activity")
+        }
         return migrator
     }
 }
