@@ -86,14 +86,20 @@ def dragboard(binary: pathlib.Path, folder: pathlib.Path, rows: int) -> Server:
     (a debug server's debug seeder), else the checkout's release one."""
     root = checkout(binary)
     database = folder / f"{root.name}-{binary.stat().st_ino}-{rows}.sqlite"
-    seeder = binary.parent / "DragboardBench"
-    seeder = seeder if seeder.exists() else root / ".build/release/DragboardBench"
-    subprocess.run([str(seeder if seeder.exists() else ROOT / ".build/release/DragboardBench"), "seed", str(database), str(rows)],
-                   check=True)
+    subprocess.run([str(seeder(binary)), "seed", str(database), str(rows)], check=True)
     server = Server([str(binary), "--port", "0", "--database", str(database), "--public", str(root / "Public"),
                      "--templates", str(root / "Templates"), "--log-level", "error"])
     server.database = database
     return server
+
+
+def seeder(binary: pathlib.Path) -> pathlib.Path:
+    """The DragboardBench that seeds `binary`'s board: the one beside it, else its checkout's release one, else
+    this checkout's."""
+    for candidate in (binary.parent / "DragboardBench", checkout(binary) / ".build/release/DragboardBench"):
+        if candidate.exists():
+            return candidate.resolve()
+    return ROOT / ".build/release/DragboardBench"
 
 
 def wrk(port: int, path: str, seconds: int) -> float:
@@ -388,6 +394,10 @@ def main():
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: `make bench` installs it (Debian package wrk)")
+    if args.baseline and args.baseline.resolve() != args.binary.resolve() and seeder(args.baseline) == seeder(args.binary):
+        # A board seeded by this checkout has this checkout's schema (its indexes too), not the baseline's.
+        raise SystemExit(f"{args.baseline} would run on a board seeded by {seeder(args.binary)}, this checkout's schema: "
+                         "build the baseline in a checkout of its own (git worktree add), or put its DragboardBench beside it")
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dragboard-http-bench-"))
     try:
         executable = build_hello(folder)
