@@ -12,6 +12,8 @@ import Testing
         let index = TestBoard.text(board.request(.get, "/"))
         #expect(index.contains(#"data-board-link="demo""#))
         #expect(index.contains(#"data-form="new-board""#) && index.contains(#"name="title""#) && index.contains(#"name="csrf" value="\#(board.csrf)""#))
+        // The kit's seeded board has not changed since: no date to show (it would say 1970).
+        #expect(!index.contains("board-tile-activity"))
 
         let created = board.form("/boards", ["title": "Groceries & more", "op": "create-groceries"])
         #expect(created.status.code == 303)
@@ -20,6 +22,9 @@ import Testing
         #expect(location.hasPrefix("/boards/") && WireGrammar.idProblem(id) == nil)
         #expect(try board.store.board(id)?.title == "Groceries & more")
         #expect(try board.store.boards().map(\.id) == [id, "demo"])
+        // The new board says when it changed; the seeded one still does not.
+        let tiles = TestBoard.text(board.request(.get, "/")).components(separatedBy: "board-tile-activity").dropFirst()
+        #expect(tiles.count == 1 && tiles.first?.contains(#"<time datetime=""#) == true)
 
         let page = TestBoard.text(board.request(.get, location))
         #expect(page.contains(#"data-board="\#(id)""#) && page.contains("Groceries &amp; more"))

@@ -176,6 +176,7 @@ extension IndexView.Board: MustacheParent {
         case "cards": cards
         case "oneList": oneList
         case "oneCard": oneCard
+        case "changed": changed
         case "iso": iso
         case "when": when
         default: nil

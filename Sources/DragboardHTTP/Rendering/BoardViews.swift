@@ -153,6 +153,8 @@ struct IndexView {
         var cards: Int
         var oneList: Bool
         var oneCard: Bool
+        /// Whether it changed since it was made: a kit's seeded board has not, and has no date to show.
+        var changed: Bool
         var iso: String
         var when: String
 
@@ -162,6 +164,7 @@ struct IndexView {
             color = board.color.rawValue
             (lists, cards) = counts
             (oneList, oneCard) = (counts.lists == 1, counts.cards == 1)
+            changed = board.activity > 0
             (iso, when) = ActivityView.shown(Date(timeIntervalSince1970: board.activity))
         }
     }
