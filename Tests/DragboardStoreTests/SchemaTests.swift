@@ -55,6 +55,20 @@ import Testing
         #expect(counts[0] >= 1 && counts[1] == counts[0], "\(counts)")
     }
 
+    /// Every change adds an undo entry, and an entry goes into every index of the history: only
+    /// those its queries walk are kept (newest first by owner, and by age for the pruning).
+    @Test func theUndoHistoryHasTheIndexesItsQueriesWalkAndNoOther() throws {
+        let t = try TempStore(seeded: false)
+        defer { t.remove() }
+        let names = try t.store.engine.read { db in
+            try db.rows(sql: t.store.engine is SQLiteEngine
+                ? "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'undoEntry' AND sql IS NOT NULL"
+                : "SELECT indexname::text FROM pg_indexes WHERE tablename = 'undoentry' AND indexname::text NOT LIKE '%pkey'")
+                .map { (row: SQLRow) -> String in (row[0] as String).lowercased() }
+        }
+        #expect(Set(names) == ["undoentry_owner_undone", "undoentry_createdat"])
+    }
+
     /// Table → columns as the engine reports them (bookkeeping tables left out).
     static func columns(of store: BoardStore) throws -> [String: [StoreSchema.Column]] {
         try store.engine.read { db in

@@ -276,6 +276,25 @@ import Testing
         #expect(try temp.store.rows(in: "ideas", board: "b2").isEmpty)
     }
 
+    @Test func anUndoOnABoardTakesItsNewestEntryTherePastNewerOnesElsewhere() throws {
+        let temp = try TempStore(); defer { temp.remove() }
+        _ = try temp.store.createBoard(id: "b2", title: "Second", operationID: "create", fingerprint: "c") { tx in
+            _ = try tx.addList(ListRecord(id: "ideas", title: "Ideas", kind: "people", position: 0)); return "{}"
+        }
+        try change(temp, "Rename on the demo") { try $0.renameList("links", "Bookmarks") }
+        for index in 0..<5 {
+            try change(temp, "Rename \(index) on b2", board: "b2") { try $0.renameList("ideas", "Ideas \(index)") }
+        }
+        // The newest entry on the demo board lies past five newer ones on b2, along the owner's index.
+        #expect(try temp.store.undoState(owner: owner, board: BoardStore.defaultBoardID).undoActionName == "Rename on the demo")
+        #expect(try temp.store.undoState(owner: owner).undoActionName == "Rename 4 on b2")
+        let undone = try temp.store.undo(owner: owner, board: BoardStore.defaultBoardID)
+        #expect(undone.actionName == "Rename on the demo")
+        #expect(try temp.store.lists().first { $0.id == "links" }?.title == "Links")
+        #expect(try temp.store.undoState(owner: owner, board: "b2").undoActionName == "Rename 4 on b2")
+        #expect(try temp.store.undoState(owner: owner, board: BoardStore.defaultBoardID).redoActionName == "Rename on the demo")
+    }
+
     @Test func anUndoIsIdempotentByOperationID() throws {
         let temp = try TempStore(); defer { temp.remove() }
         try change(temp) { try $0.move(["a"], to: Placement(listID: "empty")) }

@@ -184,11 +184,15 @@ extension SQLiteEngine {
             // database (PostgreSQL); here it stays NULL, as both engines keep the same columns.
             try db.execute(sql: "ALTER TABLE board ADD COLUMN changed TEXT")
         }
-        migrator.registerMigration("v12-board-activity") { db in
-            // Every change sets its board's activity: through this index that was a B-tree entry
-            // deleted and one inserted per change (another page in the log). The boards are listed
-            // newest activity first by a sort instead.
+        migrator.registerMigration("v12-fewer-indexes") { db in
+            // Indexes every change wrote, each a page more in the log per commit:
+            // - every change sets its board's activity, and with it this index's entry: the boards
+            //   are listed newest activity first by a sort instead;
+            // - every change adds an undo entry, and this index (owner, board, undone, seq) was walked
+            //   by no query: each finds the owner's entries through `undoEntry_owner_undone`, newest
+            //   first, one on a given board among at most `undoLimit`.
             try db.execute(sql: "DROP INDEX board_activity")
+            try db.execute(sql: "DROP INDEX undoEntry_owner")
         }
         return migrator
     }
