@@ -195,8 +195,8 @@ extension PostgresEngine {
         // rewritten hundreds of times a second (boards are listed newest activity first by a sort
         // instead); `undoEntry_owner` was walked by no query (they take `undoEntry_owner_undone`).
         ("v8-fewer-indexes", [
-            "DROP INDEX board_activity",
-            "DROP INDEX undoEntry_owner",
+            "DROP INDEX IF EXISTS board_activity",
+            "DROP INDEX IF EXISTS undoEntry_owner",
         ]),
     ]
 

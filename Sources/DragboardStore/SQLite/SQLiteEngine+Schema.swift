@@ -191,8 +191,9 @@ extension SQLiteEngine {
             // - every change adds an undo entry, and this index (owner, board, undone, seq) was walked
             //   by no query: each finds the owner's entries through `undoEntry_owner_undone`, newest
             //   first, one on a given board among at most `undoLimit`.
-            try db.execute(sql: "DROP INDEX board_activity")
-            try db.execute(sql: "DROP INDEX undoEntry_owner")
+            // IF EXISTS: a development build dropped the first alone under another name.
+            try db.execute(sql: "DROP INDEX IF EXISTS board_activity")
+            try db.execute(sql: "DROP INDEX IF EXISTS undoEntry_owner")
         }
         return migrator
     }
