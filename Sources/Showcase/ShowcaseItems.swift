@@ -8,7 +8,7 @@ struct ToyItem: ItemKind {
     var id: String { Self.id }
 
     func registerRepresentations(of item: BoardItem, in provider: inout ItemProvider) {
-        provider.registerData(ShowcaseItems.json(["title": item.title]), forTypeIdentifier: ShowcaseTypes.toy)
+        provider.registerDataRepresentation(forTypeIdentifier: ShowcaseTypes.toy, loadHandler: ShowcaseItems.json(["title": item.title]))
     }
 }
 
@@ -21,7 +21,7 @@ struct BoxItem: ItemKind {
     var detailTemplate: String? { "row-box" }
 
     func registerRepresentations(of item: BoardItem, in provider: inout ItemProvider) {
-        provider.registerData(ShowcaseItems.json(["title": item.title]), forTypeIdentifier: ShowcaseTypes.box)
+        provider.registerDataRepresentation(forTypeIdentifier: ShowcaseTypes.box, loadHandler: ShowcaseItems.json(["title": item.title]))
     }
 
     func templateValue(named name: String, of item: BoardItem, contents: [BoardItem]) -> Any? {
@@ -86,7 +86,13 @@ struct LinkItem: ItemKind {
 }
 
 enum ShowcaseItems {
-    static func json(_ object: [String: String]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    /// `object` as JSON, made only when a drop or a drag-out loads it: a representation is a
+    /// promise, as with `NSItemProvider`, and most drags never load this one.
+    static func json(_ object: [String: String]) -> ItemProvider.LoadHandler {
+        { progress in
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            progress.complete(Int64(data.count))
+            return data
+        }
     }
 }

@@ -69,6 +69,8 @@ import Testing
         #expect(try board.store.rows(in: "inbox", board: "b2").map(\.id) == [item])
         #expect(try !board.ids("cat-1").contains(item))
         #expect(try board.store.version() == demoVersion + 1)
+        // The window the drag began in learns at its end that its board moved on without it.
+        #expect(try board.post("/api/sessions/\(token)/end", [:]).json["version"] as? Int == demoVersion + 1)
     }
 
     @Test func aListDraggedByItsHeaderMovesBetweenListsAndOnlyThere() async throws {

@@ -29,6 +29,30 @@ import Testing
         #expect(board.service.sessions.count == 0)
     }
 
+    /// The end tells the page a drag began in where the drag's own drop left the board (a drop another
+    /// window took shows up there), and reads nothing: other changes reach the page through its live updates.
+    @Test func aDragsEndAnswersTheVersionItsOwnDropLeft() async throws {
+        let board = try await TestBoard()
+        let start = try board.store.version()
+        let toys = try board.ids("cat-1")
+        let dragged = try board.begin("cat-1", [toys[0]])
+        #expect(try board.drop(dragged, list: "cat-2", row: 0).json["version"] as? Int == start + 1)
+        // Someone else's drop lands before this drag's end.
+        let other = try board.begin("cat-1", [toys[1]])
+        #expect(try board.drop(other, list: "cat-2", row: 0).json["version"] as? Int == start + 2)
+        #expect(try board.post("/api/sessions/\(other)/end", [:]).json["version"] as? Int == start + 2)
+        let end = try board.post("/api/sessions/\(dragged)/end", [:])
+        #expect(end.json["operation"] as? String == "move")
+        #expect(end.json["version"] as? Int == start + 1)
+        // A drag that ends without a drop answers the version it began from, whatever happened since.
+        let cancelled = try board.begin("cat-1", [toys[2]])
+        let moved = try board.begin("cat-2", [toys[0]])
+        #expect(try board.drop(moved, list: "cat-1", row: 0).json["version"] as? Int == start + 3)
+        let ended = try board.post("/api/sessions/\(cancelled)/end", [:])
+        #expect(ended.json["operation"] as? String == "cancel")
+        #expect(ended.json["version"] as? Int == start + 2)
+    }
+
     @Test func aPersonOnACatIsForbiddenWithAReasonAndNothingChanges() async throws {
         let board = try await TestBoard()
         let ada = try board.ids("people")[0]

@@ -10,7 +10,12 @@ extension BoardKit {
         provider.suggestedName = item.title
         provider.registerData(Data(item.id.utf8), forTypeIdentifier: Self.itemReference, visibility: .ownProcess)
         kind.registerRepresentations(of: item, in: &provider)
-        provider.registerData(Data(kind.html(of: item).utf8), forTypeIdentifier: .html)
+        // Built when loaded: a drop within the board reads the reference, not the HTML.
+        provider.registerDataRepresentation(forTypeIdentifier: .html) { progress in
+            let html = Data(kind.html(of: item).utf8)
+            progress.complete(Int64(html.count))
+            return html
+        }
         provider.registerObject(kind.plainText(of: item))
         return provider
     }

@@ -26,7 +26,7 @@ public protocol ZoneKind: Sendable {
 extension ZoneKind {
     public var template: String { "zone-\(id)" }
     public var title: String {
-        let words = id.replacingOccurrences(of: "-", with: " ")
+        let words = String(id.map { $0 == "-" ? " " : $0 })
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 }

@@ -27,14 +27,21 @@ public final class DragSessions: Sendable {
         /// The board of the window the drag is over now: another window of the app, on another
         /// board, joins the session and its lists become the targets.
         package let dropBoard: Mutex<String>
+        /// The newest version of ``board`` the session knows: the one it started from, then the
+        /// one its drop left (made in any window). Its end answers this, so the page it began in
+        /// catches up with a drop another window took; other people's changes reach that page
+        /// through its live updates, in order, without a read at every drag's end.
+        package let reached: Mutex<Int>
 
-        init(token: String, owner: String, address: String?, user: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool) {
+        init(token: String, owner: String, address: String?, user: String?, engine: SessionEngine, payload: DropPayload?, board: String, movesLists: Bool,
+             version: Int) {
             self.token = token
             self.owner = owner
             self.user = user
             self.board = board
             self.movesLists = movesLists
             self.dropBoard = Mutex(board)
+            self.reached = Mutex(version)
             self.address = address
             self.engine = Mutex(engine)
             self.started = .now
@@ -55,13 +62,15 @@ public final class DragSessions: Sendable {
     }
 
     /// Stores a new session under the browser's token: 128 random bits as 32 lowercase hex
-    /// digits, which survive as part of a DataTransfer type name.
+    /// digits, which survive as part of a DataTransfer type name. `version`: the version of
+    /// `board` the drag starts from.
     package func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, user: String? = nil, payload: DropPayload? = nil,
-                board: String = BoardRecord.defaultID, movesLists: Bool = false) throws -> String {
+                board: String = BoardRecord.defaultID, version: Int = 0, movesLists: Bool = false) throws -> String {
         guard Self.isWellFormed(token) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
-        let entry = Entry(token: token, owner: owner, address: address, user: user, engine: engine, payload: payload, board: board, movesLists: movesLists)
+        let entry = Entry(token: token, owner: owner, address: address, user: user, engine: engine, payload: payload, board: board, movesLists: movesLists,
+                          version: version)
         let now = ContinuousClock.now
         removeExpired(now: now)
         try entries.withLock { entries in

@@ -86,6 +86,11 @@ extension BoardService {
             if let (entry, engine) = before.withLock({ $0 }) { entry.engine.withLock { $0 = engine } }
             throw error
         }
+        // What the drag's end tells the page it began in: this board's version now, or the one the
+        // rows left (a drop in another board's window).
+        if let liveEntry, let version = liveEntry.board == board ? result.version : result.departures.first(where: { $0.board == liveEntry.board })?.version {
+            liveEntry.reached.withLock { $0 = max($0, version) }
+        }
         if changed {
             live.broadcast(event: "changes", board: board, version: result.version, json: result.response)
             broadcastDepartures(result.departures)

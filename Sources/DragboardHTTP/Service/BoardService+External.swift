@@ -20,7 +20,8 @@ extension BoardService {
         var engine = SessionEngine(externalItems: items, targets: targets, registry: registry)
         engine.setUser(user)
         let table = BoardAPI.Table(engine.proposalTable())
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: visitor?.account?.id, payload: payload, board: board)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: visitor?.account?.id, payload: payload, board: board,
+                                        version: version)
         return BoardAPI.BeginResponse(token: token, version: version, count: items.count, allowsMove: false, restricted: false, table: table,
                                       uploads: .init(types: ImageFormat.allCases.map(\.rawValue), maxBytes: Self.maximumImageSize))
     }

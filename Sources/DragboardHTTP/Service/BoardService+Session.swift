@@ -46,7 +46,8 @@ extension BoardService {
         let table = BoardAPI.Table(engine.proposalTable())
         let dragSession = engine.dragSession
         let user = engine.dropSession.user
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: visitor?.account?.id, board: board)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: visitor?.account?.id, board: board,
+                                        version: version)
         if user != nil, let entry = try? sessions.entry(token, owner: owner) { tellDragging(entry, token: token, visitor: visitor) }
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count,
                                                      allowsMove: dragSession?.allowsMoveOperation ?? false,
@@ -104,7 +105,7 @@ extension BoardService {
         sessions.remove(token)
         tellDragging(entry, token: token, visitor: visitor, ended: true)
         let dropped = outcome.operation == .move || outcome.operation == .copy
-        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: try store.version(board: entry.board),
+        return BoardAPI.EndResponse(operation: outcome.operation, target: outcome.target.map(BoardAPI.Target.init), version: entry.reached.withLock { $0 },
                                     announcement: dropped ? nil : cancelAnnouncement(engine, board: entry.board))
     }
 
@@ -116,7 +117,8 @@ extension BoardService {
         }
         var engine = try DragStart.listsEngine(request.items, lists: lists, targets: targets, kit: kit, user: user)
         let table = BoardAPI.Table(engine.proposalTable())
-        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: account, board: board, movesLists: true)
+        let token = try sessions.insert(engine, token: request.token, owner: owner, address: address, user: account, board: board, version: version,
+                                        movesLists: true)
         return try announced(BoardAPI.BeginResponse(token: token, version: version, count: engine.dropSession.items.count, allowsMove: true,
                                                      restricted: true, table: table),
                              request: request, board: board, refusal: user?.refusal)
