@@ -34,6 +34,8 @@ import Testing
         #expect(Activity.words(of: "alice", "Moved “Card 7” to Done.") == "alice moved “Card 7” to Done")
         #expect(Activity.words(of: "bob", "Renamed the list To do to Doing.") == "bob renamed the list To do to Doing")
         #expect(Activity.words(of: "bob", "UI tweaks landed") == "bob UI tweaks landed")
+        #expect(Activity.words(of: "carol", " \t\u{00A0}Moved “Card 7” to Done.\u{3000} ") == "carol moved “Card 7” to Done")
+        #expect(Activity.words(of: "dan", " \t ") == "dan")
     }
 
     @Test func namesAndPasswordsFollowTheRules() {

@@ -27,11 +27,17 @@ public struct Activity: Sendable, Hashable {
 
     /// A change's message ("Moved “Card 7” to Done.") told of its author: "alice moved “Card 7” to Done".
     public static func words(of author: String, _ message: String) -> String {
-        var message = message.trimmingCharacters(in: .whitespaces)
+        // Foundation's `.whitespaces` (spaces and tabs), trimmed without a trip through NSString: every change says this.
+        func isSpace(_ character: Character) -> Bool {
+            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
+        var message = Substring(message)
+        while let last = message.last, isSpace(last) { message.removeLast() }
+        while let first = message.first, isSpace(first) { message.removeFirst() }
         if message.hasSuffix(".") { message.removeLast() }
         guard let first = message.first else { return author }
         // The first word is the message's verb ("Moved", "Renamed"): lower-cased after a name.
-        let lowered = first.isUppercase && !(message.dropFirst().first?.isUppercase ?? false) ? first.lowercased() + message.dropFirst() : message
+        let lowered = first.isUppercase && !(message.dropFirst().first?.isUppercase ?? false) ? first.lowercased() + message.dropFirst() : String(message)
         return "\(author) \(lowered)"
     }
 }
