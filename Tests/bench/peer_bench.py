@@ -55,6 +55,12 @@ def swift_peer(binary: pathlib.Path) -> pathlib.Path:
     executable = binary.parent / "GRDBPeer"
     if not executable.exists():
         raise SystemExit(f"{executable} is missing: swift build -c release --product GRDBPeer")
+    # A copy kept beside another build of dragboard (say under .build/x/) can be older than the peer's
+    # source: one such copy still logged a line per request.
+    source = ROOT / "Tests/bench/GRDBPeer/main.swift"
+    if executable.stat().st_mtime < source.stat().st_mtime:
+        raise SystemExit(f"{executable} is older than {source.relative_to(ROOT)}: swift build -c release --product GRDBPeer, "
+                         "and copy it beside the dragboard binary measured")
     return executable
 
 
