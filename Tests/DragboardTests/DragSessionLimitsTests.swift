@@ -29,28 +29,28 @@ import Testing
     @Test func aNewcomerStillDragsWhenOtherAddressesFillTheirShares() throws {
         let sessions = DragSessions(limits: BoardLimits(sessionsPerClient: 1000, sessionsPerAddress: 40, sessions: 64, sessionReserve: 24))
         // Address A fills its share while the server has room.
-        for index in 0..<40 { _ = try sessions.insert(engine(), token: token(), owner: "a\(index)", address: "10.0.0.1") }
+        for index in 0..<40 { _ = try sessions.insert(engine(), token: token(), owner: "a\(index)", address: "10.0.0.1", version: 0) }
         // Only the reserve is left: address B (within its share) gets up to the light use, then words.
-        for index in 0..<BoardLimits.lightSessionUse { _ = try sessions.insert(engine(), token: token(), owner: "b\(index)", address: "10.0.0.2") }
-        let words = refusal { _ = try sessions.insert(engine(), token: token(), owner: "b-more", address: "10.0.0.2") }
+        for index in 0..<BoardLimits.lightSessionUse { _ = try sessions.insert(engine(), token: token(), owner: "b\(index)", address: "10.0.0.2", version: 0) }
+        let words = refusal { _ = try sessions.insert(engine(), token: token(), owner: "b-more", address: "10.0.0.2", version: 0) }
         #expect(words?.contains("nearly at its limit") == true)
         // Someone from a new address can still drag.
-        #expect(refusal { _ = try sessions.insert(engine(), token: token(), owner: "newcomer", address: "10.0.0.3") } == nil)
+        #expect(refusal { _ = try sessions.insert(engine(), token: token(), owner: "newcomer", address: "10.0.0.3", version: 0) } == nil)
     }
 
     @Test func aSignedInPersonHasAShareAcrossBrowsersAndAddresses() throws {
         let sessions = DragSessions(limits: BoardLimits(sessionsPerClient: 1000, sessionsPerAddress: 1000, sessionsPerUser: 3))
-        for index in 0..<3 { _ = try sessions.insert(engine(), token: token(), owner: "browser\(index)", address: "10.0.0.\(index)", user: "ada") }
-        let words = refusal { _ = try sessions.insert(engine(), token: token(), owner: "browser9", address: "10.0.0.9", user: "ada") }
+        for index in 0..<3 { _ = try sessions.insert(engine(), token: token(), owner: "browser\(index)", address: "10.0.0.\(index)", user: "ada", version: 0) }
+        let words = refusal { _ = try sessions.insert(engine(), token: token(), owner: "browser9", address: "10.0.0.9", user: "ada", version: 0) }
         #expect(words?.contains("your account has 3 unfinished drags") == true)
-        #expect(refusal { _ = try sessions.insert(engine(), token: token(), owner: "browser9", address: "10.0.0.9", user: "grace") } == nil)
+        #expect(refusal { _ = try sessions.insert(engine(), token: token(), owner: "browser9", address: "10.0.0.9", user: "grace", version: 0) } == nil)
     }
 
     @Test func filesWaitingInADragAreGivenBackWhenItEndsOrExpires() throws {
         let sessions = DragSessions(lifetime: .milliseconds(200), limits: BoardLimits(pendingUploadBytesPerDrag: 100, pendingUploadBytesPerAddress: 150,
                                                                                      pendingUploadBytes: 1000))
-        let ended = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1")
-        let expiring = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1")
+        let ended = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1", version: 0)
+        let expiring = try sessions.insert(engine(), token: token(), owner: "a", address: "10.0.0.1", version: 0)
         try sessions.reserveUpload(100, for: try sessions.entry(ended, owner: "a"))
         #expect(refusal { try sessions.reserveUpload(1, for: try sessions.entry(ended, owner: "a")) }?.contains("a drag may bring at most") == true)
         let addressFull = refusal { try sessions.reserveUpload(60, for: try sessions.entry(expiring, owner: "a")) }

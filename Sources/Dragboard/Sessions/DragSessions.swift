@@ -65,7 +65,7 @@ public final class DragSessions: Sendable {
     /// digits, which survive as part of a DataTransfer type name. `version`: the version of
     /// `board` the drag starts from.
     package func insert(_ engine: SessionEngine, token: String, owner: String, address: String? = nil, user: String? = nil, payload: DropPayload? = nil,
-                board: String = BoardRecord.defaultID, version: Int = 0, movesLists: Bool = false) throws -> String {
+                board: String = BoardRecord.defaultID, version: Int, movesLists: Bool = false) throws -> String {
         guard Self.isWellFormed(token) else {
             throw DragboardError.badRequest("a session token is 32 lowercase hex digits")
         }
