@@ -56,6 +56,9 @@ import Testing
         try t.store.addAccount(name: "bob", passwordHash: "x")
         try t.store.setMember(named: "bob", role: .owner, on: BoardStore.defaultBoardID)
         try t.store.setMember(named: "ada", role: .editor, on: BoardStore.defaultBoardID)
+        // The notices of these changes reach the listener after their commits, and each one heard
+        // forgets what was remembered: wait until they are all heard (notices come in commit order).
+        #expect(try changeHeard(other, heard, "settled"))
         _ = try t.store.startSignIn(ada, token: "token-1", csrf: "c1")
         _ = try t.store.startSignIn(ada, token: "token-2", csrf: "c2")
         #expect(try t.store.signIn(token: "token-1", idleLimit: 3600)?.account == ada)
