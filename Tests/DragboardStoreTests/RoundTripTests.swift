@@ -33,6 +33,87 @@ import Testing
         }
     }
 
+    /// A drop's rows read at once: the dragged and hovered rows with their places (index and both
+    /// neighbours) and the plain ones, in one query, after which none of it is asked again.
+    @Test func rowsWithTheirPlacesComeInOneQuery() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        let statements = Statements()
+        try t.store.read { tx in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            #expect(try statements.during {
+                try tx.prefetchItems(["c", "l2", "t1", "nobody", "gone"], places: ["c": "people", "l2": "links", "t1": "boxes", "gone": "people"])
+            } == 1)
+            var answers: [String?] = []
+            #expect(try statements.during {
+                answers = [try tx.index(of: "c", in: "people").map(String.init), try tx.predecessor(of: "c"),
+                           try tx.index(of: "l2", in: "links").map(String.init), try tx.predecessor(of: "l2"),
+                           try tx.item("t1").containerID, (try? tx.item("nobody"))?.id, (try? tx.item("gone"))?.id]
+                let c = try tx.item("c")
+                let around = try tx.bounds(around: OrderBound(pos: c.pos, id: c.id), in: Gap(listID: "people", containerID: nil))
+                answers += [around.before?.id, around.after?.id]
+            } == 0)
+            #expect(answers == ["2", "b", "1", "l1", "box1", nil, nil, "b", "d"])
+            // Known places are not read again; one row alone is the place query itself.
+            #expect(try statements.during { try tx.prefetchItems(["c", "l2"], places: ["c": "people", "l2": "links"]) } == 0)
+            #expect(try statements.during { try tx.prefetchItems(["d", "c"], places: ["d": "people"]) } == 1)
+            #expect(try statements.during { _ = try tx.index(of: "d", in: "people"); _ = try tx.predecessor(of: "d") } == 0)
+        }
+    }
+
+    /// A dragged row's neighbours (where it was, for undo) come along with a query sent anyway, and
+    /// are left to the journal's own lighter query when nothing else is asked.
+    @Test func aLeavingRowsNeighboursComeAlongOnlyWithAQuerySentAnyway() throws {
+        let t = try TempStore(engine: .sqlite)
+        defer { t.remove() }
+        let statements = Statements()
+        let people = Gap(listID: "people", containerID: nil)
+        try t.store.read { tx in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            _ = try tx.item("b")  // the row is known, the rows beside it are not
+            #expect(try statements.during { try tx.prefetchItems(["b"], places: [:], leaving: ["b": "people"]) } == 0)
+            #expect(try statements.during { try tx.prefetchItems(["b", "l2"], places: ["l2": "links"], leaving: ["b": "people"]) } == 1)
+            var around: (before: OrderBound?, after: OrderBound?) = (nil, nil)
+            #expect(try statements.during {
+                let b = try tx.item("b")
+                around = try tx.bounds(around: OrderBound(pos: b.pos, id: b.id), in: people)
+            } == 0)
+            #expect(around.before?.id == "a" && around.after?.id == "c")
+            // Not counted: its index is asked on its own.
+            var index: Int?
+            #expect(try statements.during { index = try tx.index(of: "b", in: "people") } > 0)
+            #expect(index == 1)
+            // A row not known at all is read anyway, with its neighbours.
+            #expect(try statements.during { try tx.prefetchItems(["e"], places: [:], leaving: ["e": "people"]) } == 1)
+            #expect(try statements.during { _ = try tx.predecessor(of: "e") } == 0)
+        }
+    }
+
+    /// What the prefetch keeps answers as reading each thing on its own does, on either engine
+    /// (PostgreSQL types the place-less rows' columns from the placed ones), a row past the 64 the
+    /// place query counts ahead included.
+    @Test func rowsPrefetchedWithTheirPlacesAnswerAsTheirOwnReads() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        try t.op { tx in _ = try tx.insert((0..<100).map { NewItem(id: "r\($0)", kind: "person", title: "R") }, at: Placement(listID: "empty")) }
+        func answers(prefetching: Bool) throws -> [String?] {
+            try t.store.read { tx in
+                if prefetching {
+                    try tx.prefetchItems(["r80", "r0", "e", "t2", "nobody", "r50"], places: ["r80": "empty", "r0": "empty", "e": "people"],
+                                         leaving: ["r50": "empty"])
+                }
+                return [try tx.index(of: "r80", in: "empty").map(String.init), try tx.predecessor(of: "r80"),
+                        try tx.index(of: "r0", in: "empty").map(String.init), try tx.predecessor(of: "r0"),
+                        try tx.index(of: "e", in: "people").map(String.init), try tx.predecessor(of: "e"),
+                        try tx.item("t2").title, (try? tx.item("nobody"))?.id, try tx.predecessor(of: "r50"), try tx.index(of: "r50", in: "empty").map(String.init)]
+            }
+        }
+        #expect(try answers(prefetching: true) == answers(prefetching: false))
+        #expect(try answers(prefetching: false) == ["80", "r79", "0", nil, "4", "d", "T2", nil, "r49", "50"])
+    }
+
     /// Past the rows the query counts ahead of a row (64), the index is counted from the nearer end:
     /// every row of a long list, each in a transaction of its own, on either engine.
     @Test func everyRowOfALongListHasItsIndex() throws {

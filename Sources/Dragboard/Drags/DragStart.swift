@@ -27,8 +27,9 @@ package enum DragStart {
     /// - Throws: ``DragboardError/notFound(_:)`` for an unknown list or a row not in it,
     ///   ``DragboardError/unprocessable(_:)`` for a row named twice.
     package static func find(_ items: [String], in listID: String, kit: BoardKit, on board: some BoardWriting, version: Int) throws -> DragStart {
-        // The source (a list, or a container whose contents are a list) and the dragged rows, read at once.
-        try board.prefetchRows([listID] + items)
+        // The source (a list, or a container whose contents are a list) and the dragged rows with their
+        // indexes, read at once.
+        try board.prefetchRows([listID] + items, places: Dictionary(items.map { ($0, listID) }, uniquingKeysWith: { first, _ in first }))
         if let container = try board.contentsListContainer(listID, kit: kit) { return .container(container) }
         let lists = try board.lists()
         guard let list = lists.first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID)") }

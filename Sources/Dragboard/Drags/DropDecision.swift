@@ -52,10 +52,15 @@ package struct DropDecision {
         var working = engine
         let stale = version != release.seenVersion
         if let source = working.dropSession.dragSource, source.listID != BoardKit.listsTargetID {
-            // What is read next, in one query: the dragged rows, the hovered one a stale page's location is
-            // rebased on, and the source, which may be a container whose contents are a list.
-            try board.prefetchRows(working.dropSession.items.compactMap { $0.localObject as? String }
-                                    + [stale ? release.hoveredItem : nil, source.listID].compactMap { $0 })
+            // What is read next, in one query: the dragged rows with where they are (for undo), the hovered
+            // row a stale page's location is rebased on with its index and neighbours, and the source,
+            // which may be a container whose contents are a list.
+            let dragged = working.dropSession.items.compactMap { $0.localObject as? String }
+            let hovered = stale ? release.hoveredItem : nil
+            var places: [String: String] = [:]
+            if let hovered, case .list(let target) = release.target { places[hovered] = target }
+            try board.prefetchRows(dragged + [hovered, source.listID].compactMap { $0 }, places: places,
+                                   leaving: Dictionary(dragged.map { ($0, source.listID) }, uniquingKeysWith: { first, _ in first }))
         }
         // Always, whatever version the client says it saw: a client is not trusted to know what someone else did since.
         try working.dropSession.checkItemsUnmoved(on: board)

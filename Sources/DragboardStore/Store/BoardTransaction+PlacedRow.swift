@@ -13,21 +13,27 @@ extension BoardTransaction {
     /// The columns of row `i` and of its place among the top-level rows of a list: the row's own,
     /// the rows ahead of it (at most ``aheadLimit`` + 1), those sharing its key ahead of it by id, and
     /// the order bounds (`pos`, `id`) of the rows just before and just after it.
-    static let placedRowColumns: String = {
+    static let placedRowColumns = placedRowColumns(counting: true)
+
+    /// ``placedRowColumns``, or with the two counts null (`counting` false) where only the
+    /// neighbours are asked (``placedRowArguments(_:counting:then:)`` binds it).
+    static func placedRowColumns(counting: Bool) -> String {
         let before = "FROM item WHERE \(scope) AND (pos, id) < (i.pos, i.id) ORDER BY pos DESC, id DESC LIMIT 1"
         let after = "FROM item WHERE \(scope) AND (pos, id) > (i.pos, i.id) ORDER BY pos, id LIMIT 1"
+        let counts = counting
+            ? ", (SELECT COUNT(*) FROM (SELECT 1 FROM item WHERE \(scope) AND pos < i.pos LIMIT \(aheadLimit + 1)) AS ahead)"
+                + ", (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id)"
+            : ", NULL, NULL"
         return StoreQueries.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-            + ", (SELECT COUNT(*) FROM (SELECT 1 FROM item WHERE \(scope) AND pos < i.pos LIMIT \(aheadLimit + 1)) AS ahead)"
-            + ", (SELECT COUNT(*) FROM item WHERE \(scope) AND pos = i.pos AND id < i.id)"
-            + ", (SELECT pos \(before)), (SELECT id \(before)), (SELECT pos \(after)), (SELECT id \(after))"
-    }()
+            + counts + ", (SELECT pos \(before)), (SELECT id \(before)), (SELECT pos \(after)), (SELECT id \(after))"
+    }
 
     /// How many columns ``placedRowColumns`` names.
     static let placedRowWidth = 14
 
     /// The arguments of ``placedRowColumns`` for a place among `listID`'s top-level rows, then `more`.
-    static func placedRowArguments(_ listID: String, then more: String...) -> SQLArguments {
-        SQLArguments(Array(repeating: [listID, nil] as [String?], count: 6).flatMap { $0 } + more.map(Optional.some))
+    static func placedRowArguments(_ listID: String, counting: Bool = true, then more: String...) -> SQLArguments {
+        SQLArguments(Array(repeating: [listID, nil] as [String?], count: counting ? 6 : 4).flatMap { $0 } + more.map(Optional.some))
     }
 
     /// Reads row `id` and its place among `listID`'s top-level rows, and keeps what it learnt.
@@ -39,8 +45,8 @@ extension BoardTransaction {
 
     /// Keeps what the columns of ``placedRowColumns`` from `offset` of `row` say of row `id` (all
     /// null, or no row: it does not exist): the row, as ``StoreQueries/item(_:_:)`` keeps it, and
-    /// where it is one of `listID`'s top-level rows, its index (unless more rows precede it than
-    /// were counted) and the steps to its neighbours.
+    /// where it is one of `listID`'s top-level rows, its index (where counted, and no more rows
+    /// precede it than were) and the steps to its neighbours.
     static func keepPlacedRow(_ row: SQLRow?, from offset: Int, id: String, inList listID: String, _ db: any SQLConnection) {
         let item: ItemRecord? = row.flatMap { row in
             (row[offset] as String?).map { _ in
@@ -54,8 +60,7 @@ extension BoardTransaction {
         func neighbour(_ pos: String?, _ id: String?) -> OrderBound? { pos.flatMap { pos in id.map { OrderBound(pos: pos, id: $0) } } }
         db.remember(neighbour(row[offset + 10], row[offset + 11]), for: stepKey(.descending, from: bound, in: gap), .list(listID))
         db.remember(neighbour(row[offset + 12], row[offset + 13]), for: stepKey(.ascending, from: bound, in: gap), .list(listID))
-        let ahead: Int = row[offset + 8]
-        if ahead <= aheadLimit {
+        if let ahead = row[offset + 8] as Int?, ahead <= aheadLimit {
             db.remember(ahead + (row[offset + 9] as Int), for: indexKey(item), .list(listID))
         }
     }
