@@ -43,7 +43,7 @@ import Testing
             try statements.watch(tx.db)
             defer { statements.stop() }
             #expect(try statements.during {
-                try tx.prefetchItems(["c", "l2", "t1", "nobody", "gone"], places: ["c": "people", "l2": "links", "t1": "boxes", "gone": "people"])
+                try tx.prefetchItems(["c", "l2", "t1", "nobody", "gone"], indexed: ["c": "people", "l2": "links", "t1": "boxes", "gone": "people"])
             } == 1)
             var answers: [String?] = []
             #expect(try statements.during {
@@ -56,8 +56,8 @@ import Testing
             } == 0)
             #expect(answers == ["2", "b", "1", "l1", "box1", nil, nil, "b", "d"])
             // Known places are not read again; one row alone is the place query itself.
-            #expect(try statements.during { try tx.prefetchItems(["c", "l2"], places: ["c": "people", "l2": "links"]) } == 0)
-            #expect(try statements.during { try tx.prefetchItems(["d", "c"], places: ["d": "people"]) } == 1)
+            #expect(try statements.during { try tx.prefetchItems(["c", "l2"], indexed: ["c": "people", "l2": "links"]) } == 0)
+            #expect(try statements.during { try tx.prefetchItems(["d", "c"], indexed: ["d": "people"]) } == 1)
             #expect(try statements.during { _ = try tx.index(of: "d", in: "people"); _ = try tx.predecessor(of: "d") } == 0)
         }
     }
@@ -73,8 +73,8 @@ import Testing
             try statements.watch(tx.db)
             defer { statements.stop() }
             _ = try tx.item("b")  // the row is known, the rows beside it are not
-            #expect(try statements.during { try tx.prefetchItems(["b"], places: [:], leaving: ["b": "people"]) } == 0)
-            #expect(try statements.during { try tx.prefetchItems(["b", "l2"], places: ["l2": "links"], leaving: ["b": "people"]) } == 1)
+            #expect(try statements.during { try tx.prefetchItems(["b"], indexed: [:], leaving: ["b": "people"]) } == 0)
+            #expect(try statements.during { try tx.prefetchItems(["b", "l2"], indexed: ["l2": "links"], leaving: ["b": "people"]) } == 1)
             var around: (before: OrderBound?, after: OrderBound?) = (nil, nil)
             #expect(try statements.during {
                 let b = try tx.item("b")
@@ -86,7 +86,7 @@ import Testing
             #expect(try statements.during { index = try tx.index(of: "b", in: "people") } > 0)
             #expect(index == 1)
             // A row not known at all is read anyway, with its neighbours.
-            #expect(try statements.during { try tx.prefetchItems(["e"], places: [:], leaving: ["e": "people"]) } == 1)
+            #expect(try statements.during { try tx.prefetchItems(["e"], indexed: [:], leaving: ["e": "people"]) } == 1)
             #expect(try statements.during { _ = try tx.predecessor(of: "e") } == 0)
         }
     }
@@ -101,7 +101,7 @@ import Testing
         func answers(prefetching: Bool) throws -> [String?] {
             try t.store.read { tx in
                 if prefetching {
-                    try tx.prefetchItems(["r80", "r0", "e", "t2", "nobody", "r50"], places: ["r80": "empty", "r0": "empty", "e": "people"],
+                    try tx.prefetchItems(["r80", "r0", "e", "t2", "nobody", "r50"], indexed: ["r80": "empty", "r0": "empty", "e": "people"],
                                          leaving: ["r50": "empty"])
                 }
                 return [try tx.index(of: "r80", in: "empty").map(String.init), try tx.predecessor(of: "r80"),

@@ -5,10 +5,10 @@ package protocol BoardWriting: BoardReading {
     func item(_ id: String) throws -> ItemRecord
     /// Reads the rows `ids` at once (a missing one as missing), so that asking for each of them
     /// by id in this operation costs nothing more: a drop names its dragged and hovered rows first.
-    /// A row `places` names with a list comes with its place among that list's top-level rows (its
+    /// A row `indexed` names with a list comes with its place among that list's top-level rows (its
     /// index and the rows beside it: a drop lands beside the hovered row), a row `leaving` names
     /// with the rows beside it where a query is sent anyway (where a dragged row was, for undo).
-    func prefetchItems(_ ids: [String], places: [String: String], leaving: [String: String]) throws
+    func prefetchItems(_ ids: [String], indexed: [String: String], leaving: [String: String]) throws
     /// The id of the top-level row at `index` of a list, or nil past its end.
     func rowID(at index: Int, inList listID: String) throws -> String?
     /// The row just before `id` in its list or container, or nil when it is first.
@@ -42,11 +42,11 @@ extension BoardWriting {
         return item
     }
 
-    /// ``prefetchItems(_:places:leaving:)`` of the rows among `ids`: a list's id names no row to
+    /// ``prefetchItems(_:indexed:leaving:)`` of the rows among `ids`: a list's id names no row to
     /// read (``contentsListContainer(_:kit:)``).
-    package func prefetchRows(_ ids: [String], places: [String: String] = [:], leaving: [String: String] = [:]) throws {
+    package func prefetchRows(_ ids: [String], indexed: [String: String] = [:], leaving: [String: String] = [:]) throws {
         let lists = Set(try lists().map(\.id))
-        try prefetchItems(ids.filter { !lists.contains($0) }, places: places, leaving: leaving)
+        try prefetchItems(ids.filter { !lists.contains($0) }, indexed: indexed, leaving: leaving)
     }
 
     /// The title and row count of a target list: a list of the board, or a container's contents.

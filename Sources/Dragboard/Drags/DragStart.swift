@@ -29,7 +29,7 @@ package enum DragStart {
     package static func find(_ items: [String], in listID: String, kit: BoardKit, on board: some BoardWriting, version: Int) throws -> DragStart {
         // The source (a list, or a container whose contents are a list) and the dragged rows with their
         // indexes, read at once.
-        try board.prefetchRows([listID] + items, places: Dictionary(items.map { ($0, listID) }, uniquingKeysWith: { first, _ in first }))
+        try board.prefetchRows([listID] + items, indexed: Dictionary(items.map { ($0, listID) }, uniquingKeysWith: { first, _ in first }))
         if let container = try board.contentsListContainer(listID, kit: kit) { return .container(container) }
         let lists = try board.lists()
         guard let list = lists.first(where: { $0.id == listID }) else { throw DragboardError.notFound("unknown list \(listID)") }

@@ -57,9 +57,9 @@ package struct DropDecision {
             // which may be a container whose contents are a list.
             let dragged = working.dropSession.items.compactMap { $0.localObject as? String }
             let hovered = stale ? release.hoveredItem : nil
-            var places: [String: String] = [:]
-            if let hovered, case .list(let target) = release.target { places[hovered] = target }
-            try board.prefetchRows(dragged + [hovered, source.listID].compactMap { $0 }, places: places,
+            var indexed: [String: String] = [:]
+            if let hovered, case .list(let target) = release.target { indexed[hovered] = target }
+            try board.prefetchRows(dragged + [hovered, source.listID].compactMap { $0 }, indexed: indexed,
                                    leaving: Dictionary(dragged.map { ($0, source.listID) }, uniquingKeysWith: { first, _ in first }))
         }
         // Always, whatever version the client says it saw: a client is not trusted to know what someone else did since.

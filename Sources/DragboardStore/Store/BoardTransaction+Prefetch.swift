@@ -2,21 +2,21 @@ import Dragboard
 
 /// What an operation is about to ask of several rows, read in one query: on PostgreSQL each query
 /// is a round trip and a wake-up of both sides, and a drop among other people's drops finds what
-/// it remembered of the rows' places out of date (each of their drops moved the rows' neighbours).
+/// it remembered of where the rows are out of date (each of their drops moved the rows' neighbours).
 extension BoardTransaction {
-    /// Reads the rows `ids` at once (a missing one as missing). A row `places` names with a list
+    /// Reads the rows `ids` at once (a missing one as missing). A row `indexed` names with a list
     /// comes with its place among that list's top-level rows: its index and the rows just before
     /// and after it (a drop beside a hovered row asks for its index and the row before it). A row
     /// `leaving` names comes with the rows beside it (a drop's undo records where a dragged row was)
     /// only along with a query sent anyway: alone, the journal's own query for them is lighter.
     /// What this transaction already knows is not read again.
-    public func prefetchItems(_ ids: [String], places: [String: String], leaving: [String: String] = [:]) throws {
+    public func prefetchItems(_ ids: [String], indexed: [String: String], leaving: [String: String] = [:]) throws {
         var seen: Set<String> = []
         var plain: [String] = [], placed: [(id: String, list: String, counting: Bool)] = [], left: [(id: String, list: String)] = []
         var asking = false  // a query goes whatever the leaving rows need
         for id in ids where seen.insert(id).inserted {
             let known = db.remembered(StoreQueries.itemKey(id), as: ItemRecord?.self)
-            if let list = places[id] {
+            if let list = indexed[id] {
                 guard !Self.knowsPlace(known, inList: list, counted: true, db) else { continue }
                 placed.append((id, list, true))
                 asking = true

@@ -75,7 +75,7 @@ public struct BoardTransaction {
     /// Reads the rows `ids` at once (a missing one as missing): asking for each of them by id
     /// afterwards costs no query until this transaction writes.
     public func prefetchItems(_ ids: [String]) throws {
-        try prefetchItems(ids, places: [:], leaving: [:])
+        try prefetchItems(ids, indexed: [:], leaving: [:])
     }
 
     /// Items with `changedVersion > version` (changes committed after `version`,
