@@ -114,6 +114,33 @@ import Testing
         #expect(try answers(prefetching: false) == ["80", "r79", "0", nil, "4", "d", "T2", nil, "r49", "50"])
     }
 
+    /// A drag of 500 rows (the most a drag carries) names them all: the first few come with their
+    /// places, the rest as rows alone, in one query still (SQLite allows 500 terms in a compound SELECT).
+    @Test func fiveHundredRowsPrefetchedTogetherStayOneQuery() throws {
+        let t = try TempStore()
+        defer { t.remove() }
+        try t.op { tx in _ = try tx.insert((0..<500).map { NewItem(id: "r\($0)", kind: "person", title: "R") }, at: Placement(listID: "empty")) }
+        let ids = (0..<500).map { "r\($0)" }
+        try t.store.read { (tx: BoardTransaction) throws -> Void in
+            try tx.prefetchItems(ids + ["box1"], indexed: Dictionary(uniqueKeysWithValues: ids.map { ($0, "empty") }),
+                                 leaving: Dictionary(uniqueKeysWithValues: ids.map { ($0, "empty") }))
+            #expect(try [0, 7, 8, 499].map { try tx.index(of: "r\($0)", in: "empty") } == [0, 7, 8, 499])
+            #expect(try tx.item("box1").title == "BOX1")
+        }
+        let statements = Statements()
+        let sqlite = try TempStore(engine: .sqlite)
+        defer { sqlite.remove() }
+        try sqlite.op { tx in _ = try tx.insert((0..<500).map { NewItem(id: "r\($0)", kind: "person", title: "R") }, at: Placement(listID: "empty")) }
+        try sqlite.store.read { tx in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            #expect(try statements.during {
+                try tx.prefetchItems(ids + ["box1"], indexed: Dictionary(uniqueKeysWithValues: ids.map { ($0, "empty") }))
+            } == 1)
+            #expect(try statements.during { _ = try tx.index(of: "r3", in: "empty"); _ = try tx.item("r400") } == 0)
+        }
+    }
+
     /// Past the rows the query counts ahead of a row (64), the index is counted from the nearer end:
     /// every row of a long list, each in a transaction of its own, on either engine.
     @Test func everyRowOfALongListHasItsIndex() throws {

@@ -29,6 +29,12 @@ extension BoardTransaction {
             }
         }
         if asking || plain.count > 1 { placed += left.map { ($0.id, $0.list, false) } }
+        // Past a few, rows come without their places (asked later, one query each, as without this):
+        // a drag of up to 500 rows must stay under SQLite's 500 terms of a compound SELECT.
+        if placed.count > Self.placedBranchLimit {
+            plain += placed[Self.placedBranchLimit...].map(\.id).filter { db.remembered(StoreQueries.itemKey($0), as: ItemRecord?.self) == nil }
+            placed.removeSubrange(Self.placedBranchLimit...)
+        }
         if placed.isEmpty { return try StoreQueries.prefetchItems(db, plain) }
         // One branch per placed row (first: they type the columns), then the plain rows, without a place.
         var branches = placed.map { "SELECT \(Self.placedRowColumns(counting: $0.counting)) FROM item AS i WHERE i.id = ?" }
@@ -49,6 +55,9 @@ extension BoardTransaction {
             db.remember(item, for: StoreQueries.itemKey(id), .row(item))
         }
     }
+
+    /// The rows at most that ``prefetchItems(_:indexed:leaving:)`` reads with their places.
+    static let placedBranchLimit = 8
 
     /// Whether this transaction knows a row (`known`: as remembered, nil when not) and, where it is
     /// one of `listID`'s top-level rows, the rows just before and after it and, if `counted`, its
