@@ -7,15 +7,22 @@ import Testing
 @Suite struct RoundTripTests {
     typealias Statements = ReadMemoTests.Statements
 
+    /// `body` in a read transaction of `store`, with what it runs counted from the start.
+    func countingRead(_ store: BoardStore, _ body: (BoardTransaction, Statements) throws -> Void) throws {
+        let statements = Statements()
+        try store.read { (tx: BoardTransaction) throws -> Void in
+            try statements.watch(tx.db)
+            defer { statements.stop() }
+            try body(tx, statements)
+        }
+    }
+
     /// A drag start's row, its index and its neighbours come in one query; a row that is not a
     /// top-level row of the list has no index.
     @Test func aRowAndItsIndexComeInOneQuery() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
-        let statements = Statements()
-        try t.store.read { tx in
-            try statements.watch(tx.db)
-            defer { statements.stop() }
+        try countingRead(t.store) { (tx, statements) throws in
             var indexes: [Int?] = []
             #expect(try statements.during { indexes.append(try tx.index(of: "c", in: "people")) } == 1)
             // The row, its index and the rows beside it (where the drop that moves it records it was).
@@ -38,10 +45,7 @@ import Testing
     @Test func rowsWithTheirPlacesComeInOneQuery() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
-        let statements = Statements()
-        try t.store.read { tx in
-            try statements.watch(tx.db)
-            defer { statements.stop() }
+        try countingRead(t.store) { (tx, statements) throws in
             #expect(try statements.during {
                 try tx.prefetchItems(["c", "l2", "t1", "nobody", "gone"], indexed: ["c": "people", "l2": "links", "t1": "boxes", "gone": "people"])
             } == 1)
@@ -67,11 +71,8 @@ import Testing
     @Test func aLeavingRowsNeighboursComeAlongOnlyWithAQuerySentAnyway() throws {
         let t = try TempStore(engine: .sqlite)
         defer { t.remove() }
-        let statements = Statements()
         let people = Gap(listID: "people", containerID: nil)
-        try t.store.read { tx in
-            try statements.watch(tx.db)
-            defer { statements.stop() }
+        try countingRead(t.store) { (tx, statements) throws in
             _ = try tx.item("b")  // the row is known, the rows beside it are not
             #expect(try statements.during { try tx.prefetchItems(["b"], indexed: [:], leaving: ["b": "people"]) } == 0)
             #expect(try statements.during { try tx.prefetchItems(["b", "l2"], indexed: ["l2": "links"], leaving: ["b": "people"]) } == 1)
@@ -127,13 +128,10 @@ import Testing
             #expect(try [0, 7, 8, 499].map { try tx.index(of: "r\($0)", in: "empty") } == [0, 7, 8, 499])
             #expect(try tx.item("box1").title == "BOX1")
         }
-        let statements = Statements()
         let sqlite = try TempStore(engine: .sqlite)
         defer { sqlite.remove() }
         try sqlite.op { tx in _ = try tx.insert((0..<500).map { NewItem(id: "r\($0)", kind: "person", title: "R") }, at: Placement(listID: "empty")) }
-        try sqlite.store.read { tx in
-            try statements.watch(tx.db)
-            defer { statements.stop() }
+        try countingRead(sqlite.store) { (tx, statements) throws in
             #expect(try statements.during {
                 try tx.prefetchItems(ids + ["box1"], indexed: Dictionary(uniqueKeysWithValues: ids.map { ($0, "empty") }))
             } == 1)
