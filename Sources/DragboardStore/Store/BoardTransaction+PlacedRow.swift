@@ -38,8 +38,7 @@ extension BoardTransaction {
 
     /// Reads row `id` and its place among `listID`'s top-level rows, and keeps what it learnt.
     static func readPlacedRow(_ id: String, inList listID: String, _ db: any SQLConnection) throws {
-        let row = try db.cachedStatement(sql: "SELECT \(placedRowColumns) FROM item AS i WHERE i.id = ?")
-            .row(arguments: placedRowArguments(listID, then: id))
+        let row = try db.cachedStatement(sql: placedRowBranch).row(arguments: placedRowArguments(listID, then: id))
         keepPlacedRow(row, from: 0, id: id, inList: listID, db)
     }
 

@@ -108,6 +108,15 @@ extension BoardTransaction {
         try walk(from: start, in: gap, skipping: moving, direction: .ascending)
     }
 
+    /// ``bounds(around:in:)``'s query, made once: the rows just before and just after a row.
+    private static let boundsQuery = {
+        let step = "SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id)"
+        return """
+            SELECT 0, pos, id FROM (\(step) < (?, ?) ORDER BY pos DESC, id DESC LIMIT 1) AS earlier
+            UNION ALL SELECT 1, pos, id FROM (\(step) > (?, ?) ORDER BY pos, id LIMIT 1) AS later
+            """
+    }()
+
     /// The last row before `end` (or the last row) that is not being moved.
     func bound(before end: OrderBound?, in gap: Gap, skipping moving: Set<String>) throws -> OrderBound? {
         try walk(from: end, in: gap, skipping: moving, direction: .descending)
@@ -120,11 +129,7 @@ extension BoardTransaction {
         guard db.remembered(keys.before, as: OrderBound?.self) == nil, db.remembered(keys.after, as: OrderBound?.self) == nil else {
             return (try self.bound(before: bound, in: gap, skipping: []), try self.bound(after: bound, in: gap, skipping: []))
         }
-        let step = "SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id)"
-        let rows = try db.cachedStatement(sql: """
-            SELECT 0, pos, id FROM (\(step) < (?, ?) ORDER BY pos DESC, id DESC LIMIT 1) AS earlier
-            UNION ALL SELECT 1, pos, id FROM (\(step) > (?, ?) ORDER BY pos, id LIMIT 1) AS later
-            """).rows(arguments: [gap.listID, gap.containerID, bound.pos, bound.id, gap.listID, gap.containerID, bound.pos, bound.id])
+        let rows = try db.cachedStatement(sql: Self.boundsQuery).rows(arguments: [gap.listID, gap.containerID, bound.pos, bound.id, gap.listID, gap.containerID, bound.pos, bound.id])
         var found: (before: OrderBound?, after: OrderBound?) = (nil, nil)
         for row in rows {
             let neighbour = OrderBound(pos: row[1], id: row[2])
@@ -140,19 +145,35 @@ extension BoardTransaction {
 
         var comparison: String { self == .ascending ? ">" : "<" }
         var order: String { self == .ascending ? "pos, id" : "pos DESC, id DESC" }
+
+        /// ``walk(from:in:skipping:direction:)``'s queries, made once each: the first row from the
+        /// end it starts from, and the row after a cursor.
+        var edgeQuery: String { self == .ascending ? Self.edgeQueries.ascending : Self.edgeQueries.descending }
+        var neighbourQuery: String { self == .ascending ? Self.neighbourQueries.ascending : Self.neighbourQueries.descending }
+
+        private static let edgeQueries = (ascending: edge(.ascending), descending: edge(.descending))
+        private static let neighbourQueries = (ascending: neighbour(.ascending), descending: neighbour(.descending))
+
+        private static func edge(_ direction: Self) -> String {
+            """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
+            ORDER BY \(direction.order) LIMIT 1
+            """
+        }
+
+        private static func neighbour(_ direction: Self) -> String {
+            """
+            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
+            ORDER BY \(direction.order) LIMIT 1
+            """
+        }
     }
 
     /// Steps one row at a time through the index from `cursor` (or the end it starts from) to
     /// the first row not in `moving`: moving rows are usually few, so this beats a NOT IN scan.
     private func walk(from cursor: OrderBound?, in gap: Gap, skipping moving: Set<String>, direction: Direction) throws -> OrderBound? {
-        let edge = db.cachedStatement(sql: """
-            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ?
-            ORDER BY \(direction.order) LIMIT 1
-            """)
-        let neighbour = db.cachedStatement(sql: """
-            SELECT pos, id FROM item WHERE listID = ? AND containerID IS ? AND (pos, id) \(direction.comparison) (?, ?)
-            ORDER BY \(direction.order) LIMIT 1
-            """)
+        let edge = db.cachedStatement(sql: direction.edgeQuery)
+        let neighbour = db.cachedStatement(sql: direction.neighbourQuery)
         var cursor = cursor
         while true {
             // Each step is remembered: a drop asks for the same neighbours while it decides, moves and answers.

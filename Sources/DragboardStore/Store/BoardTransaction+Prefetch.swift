@@ -37,7 +37,7 @@ extension BoardTransaction {
         }
         if placed.isEmpty { return try StoreQueries.prefetchItems(db, plain) }
         // One branch per placed row (first: they type the columns), then the plain rows, without a place.
-        var branches = placed.map { "SELECT \(Self.placedRowColumns(counting: $0.counting)) FROM item AS i WHERE i.id = ?" }
+        var branches = placed.map { $0.counting ? Self.placedRowBranch : Self.neighboursBranch }
         var arguments: SQLArguments = []
         arguments.values = placed.flatMap { Self.placedRowArguments($0.list, counting: $0.counting, then: $0.id).values }
         if !plain.isEmpty {
@@ -58,6 +58,11 @@ extension BoardTransaction {
 
     /// The rows at most that ``prefetchItems(_:indexed:leaving:)`` reads with their places.
     static let placedBranchLimit = 8
+
+    /// The query's branch for a row with its place, and for a row with its neighbours alone: made
+    /// once (building the columns' text took more than SQLite took to answer).
+    static let placedRowBranch = "SELECT \(placedRowColumns) FROM item AS i WHERE i.id = ?"
+    static let neighboursBranch = "SELECT \(placedRowColumns(counting: false)) FROM item AS i WHERE i.id = ?"
 
     /// Whether this transaction knows a row (`known`: as remembered, nil when not) and, where it is
     /// one of `listID`'s top-level rows, the rows just before and after it and, if `counted`, its
