@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// A GRDB connection lent to the store's SQL: statements with arguments are prepared once per
 /// connection and reused (the hot queries of drags and drops run thousands of times).
@@ -44,8 +45,11 @@ final class SQLiteConnection: SQLConnection {
         try execute(sql: write.sql, arguments: write.arguments)
     }
 
-    var changesCount: Int { db.changesCount }
-    var totalChangesCount: Int { db.totalChangesCount }
+    // Read from SQLite itself: GRDB's getters first check, through the dispatch queue's specific
+    // data, that they run on the connection's queue, which lending `db` to this closure already
+    // ensures. The total is read before every remembered answer; the check cost more than the read.
+    var changesCount: Int { Int(sqlite3_changes(db.sqliteConnection)) }
+    var totalChangesCount: Int { Int(sqlite3_total_changes(db.sqliteConnection)) }
 
     func inOperation<T>(_ body: () throws -> T) throws -> T {
         try inSavepoint(body)
