@@ -93,7 +93,7 @@ struct SignInGate: Sendable {
     }
 
     static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.allSatisfy(\.isHexDigit)
+        RequestGuard.isHex(token, length: 64)
     }
 }
 
