@@ -159,7 +159,7 @@ import Testing
     @Test func aBoardKeepsItsLastFewStates() {
         let memos = BoardMemos(stateLimit: 3)
         func mark(_ version: Int) -> BoardMark { BoardMark(incarnation: "i", version: version, writer: "") }
-        func answers(_ value: Int) -> [String: BoardMemos.Entry] { ["v": .init(value: value, scope: .board("b"))] }
+        func answers(_ value: Int) -> [MemoKey: BoardMemos.Entry] { ["v": .init(value: value, scope: .board("b"))] }
         for version in [2, 1, 3] { memos.keep(answers(version), board: "b", at: mark(version)) }
         #expect([1, 2, 3].map { memos.answers(board: "b", at: mark($0))?["v"]?.value as? Int } == [1, 2, 3])
         memos.keep(answers(4), board: "b", at: mark(4))

@@ -24,7 +24,7 @@ package final class BoardMemos: Sendable {
 
     private struct Snapshot {
         var mark: BoardMark
-        var answers: [String: Entry]
+        var answers: [MemoKey: Entry]
     }
 
     /// A board's last few states, newest version first: a read that began just before a change still
@@ -55,7 +55,7 @@ package final class BoardMemos: Sendable {
     /// What was kept of `board` at exactly this mark; else, where `step` (the board row's, read
     /// with the mark) led to it from a state kept here, what that state kept that the step cannot
     /// have made old, kept at `mark` from now on.
-    func answers(board: String, at mark: BoardMark, after step: VersionStep? = nil) -> [String: Entry]? {
+    func answers(board: String, at mark: BoardMark, after step: VersionStep? = nil) -> [MemoKey: Entry]? {
         state.withLock { state in
             guard let states = state.boards[board]?.states else { return nil }
             state.clock += 1
@@ -73,7 +73,7 @@ package final class BoardMemos: Sendable {
 
     /// Keeps `answers` about `board` at `mark`: added to what is kept at that same mark (both
     /// describe it), else as another of the board's states.
-    func keep(_ answers: [String: Entry], board: String, at mark: BoardMark) {
+    func keep(_ answers: [MemoKey: Entry], board: String, at mark: BoardMark) {
         let answers = answers.count <= answerLimit ? answers : Dictionary(uniqueKeysWithValues: answers.prefix(answerLimit).map { ($0.key, $0.value) })
         state.withLock { state in
             state.clock += 1

@@ -22,7 +22,7 @@ struct BoardsSeen {
     struct Leaving {
         var board: String
         var mark: BoardMark
-        var answers: [String: BoardMemos.Entry]
+        var answers: [MemoKey: BoardMemos.Entry]
     }
 
     var found: [String: Found] = [:]
@@ -58,7 +58,7 @@ extension ReadMemo {
     /// at that version now, unless the change deleted it. Where every write since the board was
     /// found was a move or bookkeeping, it did not, and a batch's next operation need not read the
     /// version again.
-    func bookkept(board: String, version: Int, from stamp: Int, to now: Int, except stale: Set<String>) {
+    func bookkept(board: String, version: Int, from stamp: Int, to now: Int, except stale: Set<MemoKey>) {
         carry(from: stamp, to: now, except: stale)
         if boards.found[board]?.writes?.stamp == now {
             remember(Optional(version), for: Self.versionKey(board), at: now, scope: .board(board))

@@ -21,7 +21,7 @@ package final class ReadMemo {
         var scope: MemoScope
     }
 
-    var answers: [String: Answer] = [:]
+    var answers: [MemoKey: Answer] = [:]
     /// What an earlier transaction left of a board, good at ``Seed/stamp`` but for ``Seed/stale``:
     /// looked up where `answers` has nothing, never copied (it is shared with ``BoardMemos``); writes
     /// carry it over whole, marking what they made old.
@@ -34,17 +34,17 @@ package final class ReadMemo {
     struct Seed {
         var board: String
         var stamp: Int
-        var answers: [String: BoardMemos.Entry]
+        var answers: [MemoKey: BoardMemos.Entry]
         /// Answers a write since made old.
-        var stale: Set<String> = []
+        var stale: Set<MemoKey> = []
 
-        func entry(_ key: String) -> BoardMemos.Entry? {
+        func entry(_ key: MemoKey) -> BoardMemos.Entry? {
             guard let entry = answers[key], stale.isEmpty || !stale.contains(key) else { return nil }
             return entry
         }
 
         /// The answers still good (a copy: only where the seed is left as another state of the board).
-        var good: [String: BoardMemos.Entry] {
+        var good: [MemoKey: BoardMemos.Entry] {
             // A copy with the few stale keys taken out: cheaper than filtering, which hashes every key again.
             var good = answers
             for key in stale { good[key] = nil }
@@ -58,22 +58,22 @@ package final class ReadMemo {
 
     /// The answer remembered under `key`, if nothing was written since (`stamp`: the connection's
     /// ``SQLConnection/totalChangesCount`` now).
-    func answer<Value>(_ key: String, at stamp: Int, as type: Value.Type) -> Value? {
+    func answer<Value>(_ key: MemoKey, at stamp: Int, as type: Value.Type) -> Value? {
         if let known = answers[key], known.stamp == stamp { return known.value as? Value }
         guard let seed, seed.stamp == stamp, let entry = seed.entry(key) else { return nil }
         return entry.value as? Value
     }
 
-    package func remember(_ value: any Sendable, for key: String, at stamp: Int, scope: MemoScope) {
+    package func remember(_ value: any Sendable, for key: MemoKey, at stamp: Int, scope: MemoScope) {
         answers[key] = Answer(stamp: stamp, value: value, scope: scope)
     }
 
     /// After writes that changed none of the rows remembered (a change's bookkeeping): what was
     /// good at `stamp` is good at `now`, except under `stale`, which must be answers no transaction
     /// leaves for the next (a board's version, operation records): a ``VersionStep`` does not name them.
-    func carry(from stamp: Int, to now: Int, except stale: Set<String>) {
+    func carry(from stamp: Int, to now: Int, except stale: Set<MemoKey>) {
         let unnamed = stale.contains { key in
-            !key.hasPrefix(Self.versionKey("")) && (answers[key]?.scope ?? seed?.answers[key]?.scope).map { $0 != .operations } == true
+            !key.text.hasPrefix(Self.versionKey("").text) && (answers[key]?.scope ?? seed?.answers[key]?.scope).map { $0 != .operations } == true
         }
         if unnamed {
             for board in boards.found.keys { boards.found[board]?.writes = nil }
@@ -106,7 +106,7 @@ package final class ReadMemo {
     }
 
     /// Moves the answers good at `stamp` that `holds` to `now`, in place (by index: no key is hashed).
-    private func restamp(from stamp: Int, to now: Int, where holds: (String, Answer) -> Bool) {
+    private func restamp(from stamp: Int, to now: Int, where holds: (MemoKey, Answer) -> Bool) {
         var index = answers.startIndex
         while index != answers.endIndex {
             let (key, known) = answers[index]
@@ -137,17 +137,17 @@ package final class ReadMemo {
 extension ReadMemo {
     /// Where a board's version is kept (an `Int?`: nil for no such board). An engine that reads the
     /// version as it locks the board's row keeps it here, so the operation's own read costs nothing.
-    package static func versionKey(_ board: String) -> String { "version " + board }
+    package static func versionKey(_ board: String) -> MemoKey { MemoKey("version " + board) }
 }
 
 extension SQLConnection {
     /// `read()`, or its answer from earlier in this transaction if no row was written since.
-    func memoized<Value: Sendable>(_ key: String, _ scope: MemoScope, _ read: () throws -> Value) throws -> Value {
+    func memoized<Value: Sendable>(_ key: MemoKey, _ scope: MemoScope, _ read: () throws -> Value) throws -> Value {
         try memoized(key, scope: { _ in scope }, read)
     }
 
     /// ``memoized(_:_:_:)`` for an answer whose scope depends on what it says (a row's list, say).
-    func memoized<Value: Sendable>(_ key: String, scope: (Value) -> MemoScope, _ read: () throws -> Value) throws -> Value {
+    func memoized<Value: Sendable>(_ key: MemoKey, scope: (Value) -> MemoScope, _ read: () throws -> Value) throws -> Value {
         let stamp = totalChangesCount
         if let known = memo.answer(key, at: stamp, as: Value.self) { return known }
         let value = try read()
@@ -156,12 +156,12 @@ extension SQLConnection {
     }
 
     /// The answer remembered under `key`, if no row was written since; never reads.
-    func remembered<Value>(_ key: String, as type: Value.Type) -> Value? {
+    func remembered<Value>(_ key: MemoKey, as type: Value.Type) -> Value? {
         memo.answer(key, at: totalChangesCount, as: type)
     }
 
     /// Keeps `value` under `key` as if a read had just answered it (a query that answered more).
-    func remember<Value: Sendable>(_ value: Value, for key: String, _ scope: MemoScope) {
+    func remember<Value: Sendable>(_ value: Value, for key: MemoKey, _ scope: MemoScope) {
         memo.remember(value, for: key, at: totalChangesCount, scope: scope)
     }
 }

@@ -33,8 +33,8 @@ extension BoardTransaction {
     }
 
     /// Where ``displayIndex(of:)`` keeps a row's index (an `Int`).
-    static func indexKey(_ item: ItemRecord) -> String {
-        "index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)"
+    static func indexKey(_ item: ItemRecord) -> MemoKey {
+        MemoKey("index \(item.id)\u{1F}\(item.listID)\u{1F}\(item.containerID ?? "")\u{1F}\(item.pos)")
     }
 
     /// ``displayIndex(of:)``'s count.

@@ -189,8 +189,8 @@ extension BoardTransaction {
     }
 
     /// Where the step from `cursor` (nil: from the end) in `direction` is remembered (an `OrderBound?`).
-    static func stepKey(_ direction: Direction, from cursor: OrderBound?, in gap: Gap) -> String {
-        "step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")"
+    static func stepKey(_ direction: Direction, from cursor: OrderBound?, in gap: Gap) -> MemoKey {
+        MemoKey("step \(direction.comparison) \(gap.listID)\u{1F}\(gap.containerID ?? "")\u{1F}\(cursor?.pos ?? "")\u{1F}\(cursor?.id ?? "")")
     }
 
     /// After a move wrote `landed` (in order) into `gap`: they sit between `gap.prev` and `gap.next`

@@ -41,8 +41,8 @@ extension BoardTransaction {
     }
 
     /// Where ``containers(of:kinds:)`` keeps the board's container rows (a `[ContainerRow]`).
-    static func containersKey(_ kinds: [String], _ board: String) -> String {
-        "containers \(board)\u{1F}\(kinds.joined(separator: "\u{1F}"))"
+    static func containersKey(_ kinds: [String], _ board: String) -> MemoKey {
+        MemoKey("containers \(board)\u{1F}\(kinds.joined(separator: "\u{1F}"))")
     }
 }
 

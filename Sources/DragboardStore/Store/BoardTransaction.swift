@@ -62,7 +62,7 @@ public struct BoardTransaction {
         try StoreQueries.requireList(db, listID, board: boardID)
         if let container { _ = try StoreQueries.requireContainer(db, container, in: listID) }
         // A long list is not kept past this transaction (memory): any write makes it old.
-        return try db.memoized("rows \(listID)\u{1F}\(container ?? "")", scope: { $0.count > ReadMemo.largestKeptRows ? .anything : .list(listID) }) {
+        return try db.memoized(MemoKey("rows \(listID)\u{1F}\(container ?? "")"), scope: { $0.count > ReadMemo.largestKeptRows ? .anything : .list(listID) }) {
             try StoreQueries.rows(db, listID: listID, containerID: container)
         }
     }

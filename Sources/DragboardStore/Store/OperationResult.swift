@@ -39,7 +39,7 @@ package struct OperationRecord: Sendable, Equatable {
     }
 
     /// Where a transaction keeps the record of operation `id` it read (an `OperationRecord?`).
-    package static func memoKey(_ id: String) -> String { "operation " + id }
+    package static func memoKey(_ id: String) -> MemoKey { MemoKey("operation " + id) }
 
     /// The record of operation `id`, if it committed.
     static func read(_ id: String, _ db: any SQLConnection) throws -> OperationRecord? {

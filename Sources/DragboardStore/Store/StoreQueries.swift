@@ -69,7 +69,7 @@ enum StoreQueries {
 
     /// Where kept answers hold a board's list counts, each list's top-level count too (as
     /// ``remember(_:of:_:)`` keeps them): what a step brought up to date (``BoardMemos``).
-    static func spreadCounts(in answers: inout [String: BoardMemos.Entry], board: String) {
+    static func spreadCounts(in answers: inout [MemoKey: BoardMemos.Entry], board: String) {
         guard let counts = answers[listCountsKey(board)]?.value as? [ListCount] else { return }
         for list in counts { answers[rowCountKey(list.list, nil)] = BoardMemos.Entry(value: list.count, scope: .list(list.list)) }
     }
@@ -90,19 +90,19 @@ enum StoreQueries {
     }
 
     /// Where ``lists(_:board:)`` keeps a board's lists (a `[ListRecord]`).
-    static func listsKey(_ board: String) -> String { "lists " + board }
+    static func listsKey(_ board: String) -> MemoKey { MemoKey("lists " + board) }
 
-    static func listCountsKey(_ board: String) -> String { "list counts " + board }
+    static func listCountsKey(_ board: String) -> MemoKey { MemoKey("list counts " + board) }
 
     /// Where a scope's row count is kept (an `Int`): a list's top level (`containerID` nil) or a
     /// container's contents.
-    static func rowCountKey(_ listID: String, _ containerID: String?) -> String { "rowCount \(listID)\u{1F}\(containerID ?? "")" }
+    static func rowCountKey(_ listID: String, _ containerID: String?) -> MemoKey { MemoKey("rowCount \(listID)\u{1F}\(containerID ?? "")") }
 
     /// Throws unless `listID` is a list of `board`: a list of another board is unknown here. Answered
     /// from the board's lists where this transaction has just read them.
     static func requireList(_ db: any SQLConnection, _ listID: String, board: String) throws {
         let exists = try db.remembered(listsKey(board), as: [ListRecord].self).map { $0.contains { $0.id == listID } }
-            ?? db.memoized("list \(listID) of \(board)", .board(board)) {
+            ?? db.memoized(MemoKey("list \(listID) of \(board)"), .board(board)) {
                 try db.cachedStatement(sql: "SELECT 1 FROM list WHERE id = ? AND boardID = ?").fetchOne(Int.self, arguments: [listID, board]) != nil
             }
         guard exists else { throw StoreError.unknownList(listID) }
@@ -122,7 +122,7 @@ enum StoreQueries {
     }
 
     /// Where ``item(_:_:)`` keeps a row it read (an `ItemRecord?`).
-    static func itemKey(_ id: String) -> String { "item " + id }
+    static func itemKey(_ id: String) -> MemoKey { MemoKey("item " + id) }
 
     /// Keeps a row another query read, so that reading it by its id costs nothing.
     static func remember(_ item: ItemRecord, _ db: any SQLConnection) {
