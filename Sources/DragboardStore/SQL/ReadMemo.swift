@@ -73,7 +73,7 @@ package final class ReadMemo {
     /// leaves for the next (a board's version, operation records): a ``VersionStep`` does not name them.
     func carry(from stamp: Int, to now: Int, except stale: Set<MemoKey>) {
         let unnamed = stale.contains { key in
-            !key.text.hasPrefix(Self.versionKey("").text) && (answers[key]?.scope ?? seed?.answers[key]?.scope).map { $0 != .operations } == true
+            !key.text.hasPrefix(Self.versionPrefix) && (answers[key]?.scope ?? seed?.answers[key]?.scope).map { $0 != .operations } == true
         }
         if unnamed {
             for board in boards.found.keys { boards.found[board]?.writes = nil }
@@ -137,7 +137,10 @@ package final class ReadMemo {
 extension ReadMemo {
     /// Where a board's version is kept (an `Int?`: nil for no such board). An engine that reads the
     /// version as it locks the board's row keeps it here, so the operation's own read costs nothing.
-    package static func versionKey(_ board: String) -> MemoKey { MemoKey("version " + board) }
+    package static func versionKey(_ board: String) -> MemoKey { MemoKey(versionPrefix + board) }
+
+    /// How the text of every ``versionKey(_:)`` begins.
+    static let versionPrefix = "version "
 }
 
 extension SQLConnection {
